@@ -1,0 +1,5 @@
+"""`python -m rulekit` runs the command line."""
+
+from rulekit.cli import main
+
+main()

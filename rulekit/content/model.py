@@ -1,0 +1,69 @@
+"""The card model: what a loaded, checked card is, and the registry of all cards by id or name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulekit.language import ast
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card of any kind, as written in content (positions kept for messages)."""
+
+    kind: str                       # advisor | policy | event | combo
+    id: str
+    name: str
+    status: str = "designed"        # designed | proposed | tbd
+    flavor: str | None = None
+    notes: str | None = None
+    effect: ast.Program | None = None
+    when: ast.Expr | None = None    # combos only
+    stage: int | None = None        # policies only
+    price: tuple[int, ...] = ()     # policies: one price, or one per execution
+    copies: int = 1
+    score: int = 0                  # policies: endgame points
+    duration: str = "lasting"       # lasting | round
+    switchable: bool = False
+    file: str = ""
+    line: int = 0
+
+    @property
+    def label(self) -> str:
+        """How messages name the card: 医院扩容 (hospital_expansion)."""
+        return f"{self.name} ({self.id})"
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}" if self.file else "<card>"
+
+
+@dataclass(frozen=True)
+class Content:
+    """Every card of a content folder, plus its rules, looked up by id or by name."""
+
+    cards: tuple[Card, ...]
+    rules: dict[str, Any]
+    root: str = ""
+    _index: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self):
+        index: dict[str, Card] = {}
+        for card in self.cards:
+            index.setdefault(card.id, card)
+        for card in self.cards:
+            index.setdefault(card.name, card)
+        object.__setattr__(self, "_index", index)
+
+    def lookup(self, ref: str, kind: str | None = None) -> Card | None:
+        card = self._index.get(ref)
+        if card is None or (kind is not None and card.kind != kind):
+            for c in self.cards:
+                if (c.id == ref or c.name == ref) and (kind is None or c.kind == kind):
+                    return c
+            return None
+        return card
+
+    def of_kind(self, kind: str) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if c.kind == kind)

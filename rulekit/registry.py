@@ -1,0 +1,265 @@
+"""The one vocabulary of the game: every word the language, the checker, the engine and the docs know.
+
+Each entry carries its Chinese name and a one-line explanation, so the checker's messages,
+the interpreter and `docs/language.md` are all fed from here and cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of the vocabulary."""
+
+    name: str
+    zh: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class Track(Word):
+    lo: int | None
+    hi: int | None
+    start: int
+
+
+@dataclass(frozen=True)
+class Verb(Word):
+    kinds: tuple[str, ...]     # the kinds of resident it can take
+    target: str                # the state a cell ends in ('empty' for remove)
+
+
+@dataclass(frozen=True)
+class Trigger(Word):
+    binds: str | None          # the type of `it` in its handler: 'cell', 'card' or None
+    preventable: bool = False
+
+
+@dataclass(frozen=True)
+class Quantity(Word):
+    default: str               # how the base value is found, in words
+
+
+@dataclass(frozen=True)
+class Predicate(Word):
+    arg: str                   # 'card', 'event' or 'number'
+
+
+def _index(*words):
+    return {w.name: w for w in words}
+
+
+TRACKS: dict[str, Track] = _index(
+    Track("medical", "医疗", "medical capacity; treatment spends it", 0, 15, 5),
+    Track("disease", "疾病", "the plague's threat; drives contagion, deaths and worsening", 0, 20, 10),
+    Track("policy", "政策", "the government's standing; below -10 the player is overthrown", -10, 10, 0),
+    Track("score", "计分", "victory points", None, None, 0),
+    Track("economy", "经济", "income per round", 0, 10, 0),
+)
+
+MONEY = Track("money", "金钱", "money in the bank (银行); never below 0", 0, None, 0)
+# Everything a track statement (`TRACK += EXPR`) may change.
+SETTABLE: dict[str, Track] = {**TRACKS, "money": MONEY}
+
+# Board counts, on the subject's board.
+COUNTS: dict[str, Word] = _index(
+    Word("healthy", "健康人", "revealed healthy residents"),
+    Word("mild", "轻症", "mild cases"),
+    Word("severe", "重症", "severe cases"),
+    Word("dead", "死者", "dead residents"),
+    Word("infected", "感染者", "mild + severe"),
+    Word("alive", "活人", "healthy + mild + severe"),
+    Word("resident", "居民", "alive + dead"),
+    Word("tiles", "地块", "face-down tiles left"),
+)
+
+# Other names an expression can read.
+VALUES: dict[str, Word] = _index(
+    Word("revealed", "已翻开", "true when the subject's board has no face-down tile"),
+    Word("hand", "手牌", "cards in the subject's hand"),
+    Word("round", "回合", "the round number"),
+    Word("players", "玩家数", "players still in the game"),
+    Word("uses", "执行次数", "times this policy has been executed (policies only)"),
+)
+
+# Kinds of resident a board verb takes (`VERB AMOUNT KIND`).
+KINDS: dict[str, Word] = _index(
+    Word("healthy", "健康人", "a healthy resident"),
+    Word("mild", "轻症", "a mild case"),
+    Word("severe", "重症", "a severe case"),
+    Word("dead", "死者", "a dead resident"),
+    Word("infected", "感染者", "a mild or severe case"),
+    Word("alive", "活人", "a healthy, mild or severe resident"),
+    Word("resident", "居民", "any resident, alive or dead"),
+)
+
+# Which cell states each kind covers.
+KIND_STATES: dict[str, tuple[str, ...]] = {
+    "healthy": ("healthy",),
+    "mild": ("mild",),
+    "severe": ("severe",),
+    "dead": ("dead",),
+    "infected": ("mild", "severe"),
+    "alive": ("healthy", "mild", "severe"),
+    "resident": ("healthy", "mild", "severe", "dead"),
+}
+
+VERBS: dict[str, Verb] = _index(
+    Verb("cure", "治愈", "mild → healthy (scores +1 like treatment)", ("mild",), "healthy"),
+    Verb("treat", "治疗", "severe → mild", ("severe",), "mild"),
+    Verb("infect", "感染", "healthy → mild", ("healthy",), "mild"),
+    Verb("worsen", "恶化", "mild → severe", ("mild",), "severe"),
+    Verb("kill", "杀死", "a living resident → dead (scores -1)",
+         ("healthy", "mild", "severe", "infected", "alive"), "dead"),
+    Verb("remove", "移除", "take a resident off the board; the cell becomes empty (not a death)",
+         ("healthy", "mild", "severe", "dead", "infected", "alive", "resident"), "empty"),
+)
+
+# Verbs of the form `VERB AMOUNT tiles`.
+TILE_VERBS: dict[str, Word] = _index(
+    Word("reveal", "翻开", "reveal face-down tiles of my board, each next to a revealed cell"),
+    Word("arrange", "布置", "look at the fronts of N random tiles of mine and place them (规划专家)"),
+)
+
+# Verbs of the form `VERB it`, with the type of `it` they take.
+IT_VERBS: dict[str, tuple[str, ...]] = {
+    **{name: ("cell",) for name in VERBS},
+    "discard": ("card",),
+}
+
+TRIGGERS: dict[str, Trigger] = _index(
+    Trigger("reveal", "翻开", "a tile of mine is revealed; `it` is that cell", "cell"),
+    Trigger("reveal mild", "翻开轻症", "a tile of mine is revealed as mild; `it` is that cell", "cell"),
+    Trigger("reveal healthy", "翻开健康人", "a tile of mine is revealed as healthy; `it` is that cell", "cell"),
+    Trigger("death", "死亡", "a resident of mine is about to die; `it` is that cell", "cell", True),
+    Trigger("overthrown", "被推翻", "I am about to be overthrown", None, True),
+    Trigger("unsold", "流拍", "my exchange offer got no bid; `it` is that card", "card"),
+)
+
+PHASES: dict[str, Word] = _index(
+    Word("round", "回合", "the whole round (start: before income; end: after the event phase)"),
+    Word("income", "获得资金", "phase 1, income"),
+    Word("reserve", "储备政策", "phase 2, drawing policies"),
+    Word("actions", "执行行动", "phase 3, actions"),
+    Word("treatment", "治疗疾病", "phase 4, treatment"),
+    Word("spread", "瘟疫传播", "phase 5, the plague spreads"),
+    Word("exchange", "公务交流", "phase 6, the auction"),
+    Word("event", "全局事件", "phase 7, the global event"),
+)
+PHASE_ORDER = ("income", "reserve", "actions", "treatment", "spread", "exchange", "event")
+SPREAD_STEPS = ("discovery", "contagion", "dead_contagion", "deaths", "worsening")
+
+QUANTITIES: dict[str, Quantity] = _index(
+    Quantity("new_mild", "新增轻症", "healthy residents infected in the contagion step", "floor(disease / 3)"),
+    Quantity("new_severe", "新增重症", "mild cases that worsen in the worsening step", "floor(disease / 4)"),
+    Quantity("new_dead", "新增死亡", "severe cases that die in the deaths step", "floor(disease / 4)"),
+    Quantity("discovery", "发现", "tiles revealed in the discovery step", "discovery.per_round (2)"),
+    Quantity("income", "收入", "money gained in the income phase", "economy + floor(healthy / 2)"),
+    Quantity("mild_cost", "轻症治疗成本", "medical spent to treat one mild case", "treatment.mild_cost (2)"),
+    Quantity("severe_cost", "重症治疗成本", "medical spent to treat one severe case", "treatment.severe_cost (3)"),
+    Quantity("final_penalty", "终局罚分", "added to each negative policy score at final scoring", "0"),
+    Quantity("bury_cost", "埋葬费用", "money paid to bury one dead (action)", "1"),
+    Quantity("relocate_cost", "迁移费用", "money paid to move one resident (action)", "1"),
+)
+
+PREDICATES: dict[str, Predicate] = _index(
+    Predicate("played", "已打出", "the policy is in the subject's tableau and not switched off", "card"),
+    Predicate("event", "当前事件", "the current event (outside the event phase: the last one drawn)", "event"),
+    Predicate("happened", "已发生", "the event is the current one or in the history", "event"),
+    Predicate("unlocked", "已解锁", "the subject has unlocked stage K", "number"),
+)
+
+FUNCTIONS: dict[str, Word] = _index(
+    Word("min", "最小值", "the smaller of two numbers"),
+    Word("max", "最大值", "the larger of two numbers"),
+    Word("abs", "绝对值", "a number without its sign"),
+)
+
+# `player with WHICH EXPR`: every tied player is visited.
+SUPERLATIVES: dict[str, Word] = _index(
+    Word("highest", "最高", "the largest value"),
+    Word("lowest", "最低", "the smallest value"),
+    Word("most", "最多", "the largest value"),
+    Word("fewest", "最少", "the smallest value"),
+)
+
+SHIELDABLE: dict[str, Word] = _index(
+    Word("hand", "手牌", "hand cards cannot be lost to others' cards, events or combos"),
+    Word("money", "金钱", "money cannot be lost to others' cards, events or combos"),
+)
+
+SEALABLE: dict[str, Word] = _index(
+    Word("border", "边境", "contagion from other players' boards cannot infect my residents"),
+)
+
+CARD_KINDS: dict[str, Word] = _index(
+    Word("advisor", "顾问", "chosen at setup; its effect applies all game"),
+    Word("policy", "政策", "drawn, played into the tableau"),
+    Word("event", "全局事件", "drawn in the event phase"),
+    Word("combo", "连击", "fires in the event phase when its `when:` condition holds"),
+)
+
+# The one-word handlers (`on play:` ...) and the card kinds that may have them.
+ON_HANDLERS: dict[str, tuple[str, ...]] = {
+    "play": ("policy",),
+    "setup": ("advisor",),
+    "resolve": ("event", "combo"),
+}
+# Card kinds that may have phase handlers, triggers (`when`/`once when`) and declarations.
+LASTING_KINDS = ("advisor", "policy")
+REACT_KINDS = ("policy",)
+
+STATUSES = ("designed", "proposed", "tbd")
+
+# Keywords of the grammar: reserved, so never a `let`/`choose`/`as` name.
+KEYWORDS = (
+    "on", "when", "once", "react", "modify", "by", "min", "shield", "seal", "let", "choose",
+    "from", "to", "spend", "pay", "as", "draw", "stage", "keep", "unlock", "prevent", "if",
+    "elif", "else", "each", "other", "player", "where", "with", "repeat", "may", "all", "any",
+    "up", "it", "and", "or", "not",
+)
+
+# Statement words in the grammar, with a line each for the docs.
+STATEMENTS: dict[str, Word] = _index(
+    Word("let", "定义", "let NAME = EXPR — name a value for the rest of the block"),
+    Word("if", "如果", "if COND: … elif COND: … else: …"),
+    Word("each player", "每名玩家", "each [other] player [where COND]: — every player still in, in turn order"),
+    Word("player with", "…最…的玩家", "player with highest|lowest|most|fewest EXPR: — every tied player"),
+    Word("repeat", "重复", "repeat EXPR: — the block EXPR times"),
+    Word("choose", "选择", "choose NAME from EXPR to EXPR — the subject picks a whole number"),
+    Word("may", "可以", "may: — the subject may resolve the block"),
+    Word("may pay", "可以支付", "may pay EXPR: — if affordable, the subject may pay and resolve the block"),
+    Word("spend", "花费", "spend EXPR — a payment the subject chose; must be affordable"),
+    Word("pay", "支付", "pay EXPR [as NAME] — a forced loss; NAME = the unpaid part"),
+    Word("draw", "抽牌", "draw N from stage K [keep M] — the rest go to that stage's discard pile"),
+    Word("unlock", "解锁", "unlock stage K — stages up to K"),
+    Word("prevent", "阻止", "cancel the death or overthrow about to happen (death/overthrown handlers)"),
+)
+
+# Limits that keep a broken card from hanging a game.
+MAX_NESTING = 32
+MAX_REPEAT = 100
+MAX_TRIGGER_DEPTH = 16
+
+
+def all_words() -> dict[str, list[str]]:
+    """Every registry word by section, for the docs and the docs test."""
+    return {
+        "tracks": [*TRACKS, "money"],
+        "counts": list(COUNTS),
+        "values": list(VALUES),
+        "kinds": list(KINDS),
+        "verbs": [*VERBS, *TILE_VERBS, "discard"],
+        "triggers": list(TRIGGERS),
+        "phases": list(PHASES),
+        "quantities": list(QUANTITIES),
+        "predicates": list(PREDICATES),
+        "functions": list(FUNCTIONS),
+        "superlatives": list(SUPERLATIVES),
+        "shieldable": list(SHIELDABLE),
+        "sealable": list(SEALABLE),
+        "card kinds": list(CARD_KINDS),
+        "statements": list(STATEMENTS),
+    }
