@@ -1,0 +1,27 @@
+"""Who answers the core's questions: the scenario default, random, greedy, scripts."""
+
+from __future__ import annotations
+
+from rulekit.agents.base import Chooser, DefaultChooser, Question, RandomAgent
+
+
+def agent_names() -> list[str]:
+    return sorted(_factories())
+
+
+def _factories():
+    out = {"random": lambda seed, seat: RandomAgent(seed, seat),
+           "default": lambda seed, seat: DefaultChooser()}
+    try:
+        from rulekit.agents.greedy import GreedyAgent
+    except ImportError:  # the greedy agent arrives with the playtest runner
+        return out
+    out["greedy"] = lambda seed, seat: GreedyAgent(seed, seat)
+    return out
+
+
+def make_agent(name: str, seed: int, seat: int) -> Chooser:
+    factories = _factories()
+    if name not in factories:
+        raise ValueError(f"unknown agent '{name}' (known: {', '.join(sorted(factories))})")
+    return factories[name](seed, seat)
