@@ -12,3 +12,122 @@ def main() -> None:
 
 
 # Each command lives with its stage; they register here.
+
+
+def load_or_exit(content_dir: str, include_tbd: bool = False, only_designed: bool = False):
+    """Load content, or print every problem (file:line:col) and exit 1 — never a traceback."""
+    from rulekit.content.loader import load_content
+    from rulekit.language.diagnostics import ContentError, concise
+
+    try:
+        return load_content(content_dir, include_tbd=include_tbd, only_designed=only_designed)
+    except ContentError as err:
+        for d in err.diagnostics:
+            if d.severity == "error":
+                click.echo(concise(d), err=True)
+        n = sum(1 for d in err.diagnostics if d.severity == "error")
+        click.echo(f"The content in {content_dir} has {n} error(s); `rulekit lint {content_dir}` explains each.", err=True)
+        raise SystemExit(1)
+
+
+def parse_agents(value: str, players: int) -> list[str]:
+    from rulekit.agents import agent_names
+
+    names = [a.strip() for a in value.split(",") if a.strip()]
+    known = agent_names()
+    for a in names:
+        if a not in known:
+            raise click.BadParameter(f"unknown agent '{a}' (known: {', '.join(known)})", param_hint="--agents")
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise click.BadParameter(f"{len(names)} agents named for {players} players: name one agent, or one per seat",
+                                 param_hint="--agents")
+    return names
+
+
+@main.command()
+@click.option("--seed", type=int, default=1, show_default=True, help="The game's seed: same seed, same game.")
+@click.option("--players", type=click.IntRange(2, 4), default=None, help="2, 3 or 4 (default: rules.yaml).")
+@click.option("--agents", default="random", show_default=True, help="One agent for every seat, or one per seat: random,greedy,…")
+@click.option("--content", "content_dir", default="content", show_default=True, type=click.Path(file_okay=False),
+              help="The content folder.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True), help="Write every decision and change as JSON lines.")
+@click.option("--include-tbd", is_flag=True, help="Put cards marked tbd in the decks (as cards with no effect).")
+@click.option("--only-designed", is_flag=True, help="Leave proposed cards out of the decks.")
+@click.option("--evaluator", type=click.Choice(["compiled", "reference"]), default="compiled", hidden=True)
+def play(seed, players, agents, content_dir, log_file, include_tbd, only_designed, evaluator):
+    """Play one whole game and print what happened, round by round."""
+    from rulekit import play as P
+
+    if not __import__("os").path.isdir(content_dir):
+        raise click.BadParameter(f"no content folder '{content_dir}'", param_hint="--content")
+    content = load_or_exit(content_dir, include_tbd, only_designed)
+    players = players or int(content.rules.get("players", 4))
+    names = parse_agents(agents, players)
+    header = {"e": "header", "format": P.LOG_FORMAT, "rulekit": __import__("rulekit").__version__,
+              "seed": seed, "players": players, "agents": names, "content": str(content_dir),
+              "fingerprint": P.content_fingerprint(content_dir), "include_tbd": include_tbd,
+              "only_designed": only_designed}
+    played = P.play_game(content, seed, names, players, header=header, evaluator=evaluator)
+    game = played.game
+    click.echo(f"瘟疫到来 The Plague Arrives — seed {seed}, {players} players, agents {','.join(names)}")
+    for line in P.account(game, played.log):
+        click.echo(line)
+    click.echo("")
+    click.echo("── 终局 Final " + "─" * 44)
+    for line in P.board_picture(game):
+        click.echo(line)
+    click.echo("")
+    for line in P.status_table(game):
+        click.echo(line)
+    click.echo("")
+    if played.error is not None:
+        click.echo(f"The game stopped: {played.error}", err=True)
+    else:
+        click.echo(f"结束 Ended after round {game.round}: {P.END_WORDS.get(game.end_reason, game.end_reason)}.")
+        click.echo("排名 Ranking:")
+        for line in P.ranking(game):
+            click.echo(line)
+    if log_file:
+        P.write_log(log_file, played.log)
+        click.echo(f"Log written to {log_file} ({len(played.log)} lines); `rulekit replay {log_file}` re-runs it.")
+    if played.error is not None:
+        raise SystemExit(1)
+
+
+@main.command()
+@click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--content", "content_dir", default=None, type=click.Path(file_okay=False),
+              help="The content folder (default: the one named in the log).")
+def replay(log_file, content_dir):
+    """Re-run a logged game from its decisions and confirm it reproduces exactly."""
+    from rulekit import play as P
+
+    try:
+        records = P.read_log(log_file)
+    except (ValueError, UnicodeDecodeError) as err:
+        click.echo(str(err), err=True)
+        raise SystemExit(1)
+    head = records[0]
+    content_dir = content_dir or head.get("content", "content")
+    content = load_or_exit(content_dir, head.get("include_tbd", False), head.get("only_designed", False))
+    if P.content_fingerprint(content_dir) != head.get("fingerprint"):
+        click.echo(f"note: the content in {content_dir} has changed since this game was logged", err=True)
+    asks = [r for r in records if r.get("e") == "ask"]
+    replayer = P.ReplayChooser(asks)
+    from rulekit.core.errors import RuleViolation
+
+    try:
+        played = P.play_game(content, head["seed"], head["agents"], head["players"], header=head,
+                             choosers=[replayer] * head["players"])
+    except RuleViolation as err:
+        click.echo(f"{log_file}: the game does not reproduce: {err}", err=True)
+        raise SystemExit(1)
+    diff = P.first_difference(P.log_lines(records), P.log_lines(played.log))
+    if diff is not None:
+        line, want, got = diff
+        click.echo(f"{log_file}:{line}: the replay differs from the log here\n  log:    {want}\n  replay: {got}", err=True)
+        raise SystemExit(1)
+    click.echo(f"{log_file}: reproduced exactly ({len(records)} lines, {len(asks)} decisions, "
+               f"final scores {[p.score for p in played.game.ps]}).")

@@ -1,0 +1,239 @@
+"""One game for a person to read: the round-by-round account, the JSON-lines log, and replaying a log."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulekit import __version__
+from rulekit.core import board as B
+from rulekit.core.errors import EffectError, RuleViolation
+from rulekit.engine import new_game
+
+LOG_FORMAT = 1
+
+
+def content_fingerprint(root: str | Path) -> str:
+    """sha256 over every YAML file of a content folder (names and bytes, sorted)."""
+    h = hashlib.sha256()
+    root = Path(root)
+    for path in sorted(root.rglob("*.y*ml")):
+        if ".rulekit_cache" in path.parts:
+            continue
+        h.update(str(path.relative_to(root)).encode("utf-8"))
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+@dataclass
+class Played:
+    game: object
+    log: list
+    error: EffectError | None
+
+
+def play_game(content, seed: int, agents: list[str], players: int, *, header: dict,
+              evaluator: str = "compiled", choosers=None) -> Played:
+    log: list = [header]
+    game = new_game(content, seed, agents, players=players, evaluator=evaluator, log=log)
+    if choosers is not None:
+        game.choosers = choosers
+    error = None
+    try:
+        game.play()
+    except EffectError as err:
+        error = err
+        game.record("error", message=str(err), card=err.card.id if err.card else None)
+    return Played(game, log, error)
+
+
+def write_log(path: str | Path, log: list) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for rec in log:
+            f.write(json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n")
+
+
+def log_lines(log: list) -> list[str]:
+    return [json.dumps(rec, ensure_ascii=False, sort_keys=True) for rec in log]
+
+
+# ---- replay --------------------------------------------------------------------------------
+
+class ReplayChooser:
+    """Answers every seat's questions from a log's recorded decisions, in order."""
+
+    name = "replay"
+
+    def __init__(self, asks: list[dict]):
+        self.asks = asks
+        self.pos = 0
+
+    def choose(self, game, q):
+        if self.pos >= len(self.asks):
+            raise RuleViolation(f"the log has no more decisions, but P{q.seat + 1} is asked '{q.kind}'")
+        rec = self.asks[self.pos]
+        self.pos += 1
+        if rec["q"] != q.kind or rec["seat"] != q.seat:
+            raise RuleViolation(f"decision {self.pos}: the log says P{rec['seat'] + 1} answers '{rec['q']}', "
+                                f"but the game asks P{q.seat + 1} '{q.kind}'")
+        return _from_json(rec["a"])
+
+
+def _from_json(v):
+    if isinstance(v, list):
+        return tuple(_from_json(x) for x in v)
+    return v
+
+
+def read_log(path: str | Path) -> list[dict]:
+    records = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    records.append(json.loads(line))
+                except json.JSONDecodeError as err:
+                    raise ValueError(f"{path}:{n}:{err.colno}: not a JSON line: {err.msg}") from None
+    if not records or records[0].get("e") != "header":
+        raise ValueError(f"{path}:1:1: not a rulekit game log (the first line must be its header)")
+    return records
+
+
+def first_difference(a: list[str], b: list[str]) -> tuple[int, str, str] | None:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i + 1, x, y
+    if len(a) != len(b):
+        i = min(len(a), len(b))
+        return i + 1, a[i] if i < len(a) else "(end of log)", b[i] if i < len(b) else "(end of log)"
+    return None
+
+
+# ---- the account a person reads ------------------------------------------------------------
+
+CELL_CHARS = {B.TILE_H: "#", B.TILE_I: "#", B.EMPTY: ".", B.HEALTHY: "H", B.MILD: "M",
+              B.SEVERE: "S", B.DEAD: "D", B.NOCELL: " "}
+
+
+def board_picture(game) -> list[str]:
+    """The board as scenario-file letters (# = face-down tile), quadrants apart."""
+    lines = []
+    for r in range(B.SIZE):
+        if r == B.HALF:
+            lines.append("")
+        row = [CELL_CHARS[game.board[B.idx(r, c)]] for c in range(B.SIZE)]
+        if not "".join(row).strip():
+            continue
+        lines.append("  " + " ".join(row[:5]) + "   " + " ".join(row[5:]))
+    return lines
+
+
+def card_name(game, cid: str | None) -> str:
+    if cid is None:
+        return "?"
+    card = game.content.lookup(cid)
+    return f"{card.name} ({cid})" if card else cid
+
+
+def account(game, log: list) -> list[str]:
+    """A readable round-by-round account built from the game's log."""
+    out: list[str] = []
+    name = lambda cid: card_name(game, cid)
+    advisors = [f"P{p.seat + 1} {name(p.advisor.id) if p.advisor else '—'}" for p in game.ps]
+    out.append("顾问 Advisors: " + " · ".join(advisors))
+    current = None
+    deaths: dict[int, int] = {}
+    cured: dict[int, int] = {}
+    for rec in log:
+        e = rec.get("e")
+        if e in ("header", "ask", "cell", "money", "track", "draw", "discard", "setup_done", "phase", "round_start"):
+            if e == "cell":
+                seat = game.geo.owner[B.idx(*rec["cell"])]
+                if rec["after"] == "dead":
+                    deaths[seat] = deaths.get(seat, 0) + 1
+                elif rec["before"] == "mild" and rec["after"] == "healthy":
+                    cured[seat] = cured.get(seat, 0) + 1
+            if e == "round_start" and rec["round"] != current:
+                if current is not None:
+                    out.extend(_round_tail(game, deaths, cured, current))
+                deaths, cured = {}, {}
+                current = rec["round"]
+                out.append("")
+                out.append(f"── 第 {current} 回合 Round {current} " + "─" * 40)
+            continue
+        seat = rec.get("seat")
+        who = f"P{seat + 1}" if isinstance(seat, int) else ""
+        if e == "play":
+            how = " as a reaction" if rec.get("reaction") else ""
+            out.append(f"  {who} 打出 plays {name(rec['card'])} for {rec['price']}{how}")
+        elif e == "execute":
+            out.append(f"  {who} 再次执行 executes {name(rec['card'])} again for {rec['price']} (time {rec['uses']})")
+        elif e == "switch":
+            out.append(f"  {who} switches {name(rec['card'])} {'on' if rec['on'] else 'off'}")
+        elif e == "sold":
+            out.append(f"  {who} sells {name(rec['card'])} to P{rec['to'] + 1} for {rec['bid']}")
+        elif e == "event":
+            out.append(f"  事件 Event: {name(rec['card'])}")
+        elif e == "combo":
+            out.append(f"  连击 Combo for {who}: {name(rec['card'])}")
+        elif e == "unlock":
+            out.append(f"  {who} unlocks stage {rec['stage']}")
+        elif e == "out":
+            out.append(f"  {who} is out: {_OUT_WORDS.get(rec['reason'], rec['reason'])}")
+        elif e == "overthrow_prevented":
+            out.append(f"  {who} would be overthrown, but is saved")
+        elif e == "death_prevented":
+            out.append(f"  a death at {tuple(rec['cell'])} is prevented")
+        elif e == "error":
+            out.append(f"  效果出错 EFFECT ERROR: {rec['message']}")
+    if current is not None:
+        out.extend(_round_tail(game, deaths, cured, current))
+    return out
+
+
+_OUT_WORDS = {"emptied": "board fully revealed and no one alive (emptied)", "overthrown": "overthrown (policy below -10)"}
+END_WORDS = {
+    "won_fight": "every board is revealed and no one is infected — the fight is won",
+    "events_exhausted": "the last event card was drawn",
+    "max_rounds": "the last round was played",
+    "one_left": "fewer than two players are still in",
+}
+
+
+def _round_tail(game, deaths, cured, rnd) -> list[str]:
+    bits = []
+    if cured:
+        bits.append("cured " + ", ".join(f"P{s + 1}×{n}" for s, n in sorted(cured.items())))
+    if deaths:
+        bits.append("deaths " + ", ".join(f"P{s + 1}×{n}" for s, n in sorted(deaths.items())))
+    out = ["  " + "; ".join(bits)] if bits else []
+    hist = game.score_history
+    if rnd - 1 < len(hist):
+        out.append("  scores after the round: " + "  ".join(f"P{s + 1} {v}" for s, v in enumerate(hist[rnd - 1])))
+    return out
+
+
+def status_table(game) -> list[str]:
+    cols = ("med", "dis", "pol", "scr", "eco", "$")
+    counts = ("H", "M", "S", "D", "#")
+    lines = ["      " + "".join(f"{c:>4}" for c in cols) + " |" + "".join(f"{c:>4}" for c in counts)]
+    for p in game.ps:
+        c = lambda k: game.count(p.seat, k)
+        mark = " out" if p.out else ""
+        lines.append(f"  P{p.seat + 1:<3}{p.medical:>4}{p.disease:>4}{p.policy:>4}{p.score:>4}{p.economy:>4}{p.money:>4} |"
+                     f"{c('healthy'):>4}{c('mild'):>4}{c('severe'):>4}{c('dead'):>4}{c('tiles'):>4}{mark}")
+    return lines
+
+
+def ranking(game) -> list[str]:
+    winners = set(game.winners())
+    order = sorted(range(game.players), key=lambda s: (-game.ps[s].score, -game.count(s, "alive"), s))
+    lines = []
+    for place, s in enumerate(order, 1):
+        p = game.ps[s]
+        tag = "  ← 胜者 winner" if s in winners else ""
+        out = " (out)" if p.out else ""
+        lines.append(f"  {place}. P{s + 1} score {p.score}, alive {game.count(s, 'alive')}{out}{tag}")
+    return lines
