@@ -1,0 +1,17 @@
+"""Shared fixtures: the shipped content, loaded once per test session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTENT = ROOT / "content"
+
+
+@pytest.fixture(scope="session")
+def content():
+    from rulekit.content.loader import load_content
+
+    return load_content(CONTENT)
