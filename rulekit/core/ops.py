@@ -8,8 +8,9 @@ from rulekit.core.errors import EffectError
 
 VERB_TARGET = {"cure": B.HEALTHY, "treat": B.MILD, "infect": B.MILD, "worsen": B.SEVERE,
                "kill": B.DEAD, "remove": B.EMPTY}
-VERB_FROM = {name: tuple(s for k in v.kinds for s in registry.KIND_STATES[k]) for name, v in registry.VERBS.items()}
 KIND_CODES = {k: tuple(B.STATE_BY_NAME[s] for s in states) for k, states in registry.KIND_STATES.items()}
+# The cell states each board verb can act on (`VERB it` checks the cell still qualifies).
+VERB_FROM = {name: tuple(sorted({c for k in v.kinds for c in KIND_CODES[k]})) for name, v in registry.VERBS.items()}
 SIGNED_QUANTITIES = ("final_penalty",)
 
 
