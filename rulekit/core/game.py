@@ -15,10 +15,6 @@ from rulekit.core.state import Ctx, Entry, PlayerState, track_bounds
 STRATEGIES = {1: (1, 1, 1), 2: (1, 1, 2), 3: (1, 2, 3)}
 
 
-class GameOver(Exception):
-    """Raised inside a phase when the game ends at once (fewer than 2 players left)."""
-
-
 class Game(EffectOps):
     """One game: a pure function of (content, rules, seed, choosers)."""
 
@@ -193,11 +189,8 @@ class Game(EffectOps):
     def play(self) -> None:
         """Set up and play to the end."""
         self.setup()
-        try:
-            while not self.over:
-                self.run_round()
-        except GameOver:
-            pass
+        while not self.over:
+            self.run_round()
         self.finish()
 
     def run_round(self) -> None:

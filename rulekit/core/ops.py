@@ -196,8 +196,7 @@ class EffectOps:
         if self.fire(seat, "overthrown", None):
             self.record("overthrow_prevented", seat=seat)
             return
-        p = self.ps[seat]
-        p.policy = self.bounds["policy"][0]
+        # The change that would have taken policy below its minimum is not applied (rules.md 1).
         self.knock_out(seat, "overthrown")
         if len(self.active_players()) < 2:
             self.end("one_left")
