@@ -391,22 +391,53 @@ def parse_effect(text: str, origin: Origin = Origin()) -> tuple[ast.Program | No
 
 
 def _parse_chunk(text: str, origin: Origin) -> tuple[ast.Program | None, list[Diagnostic]]:
-    src = text if text.endswith("\n") else text + "\n"
-    try:
-        tree = _lark().parse(src, start="start")
-    except UnexpectedInput as err:
-        return None, [_syntax_diagnostic(err, src, origin, False)]
-    except DedentError as err:
-        line = _bad_dedent_line(src)
-        l, c = origin.map(line, 1)
-        return None, [Diagnostic("RK102", "error",
-                                 "this line's indentation does not match any block above it",
-                                 origin.file, l, c, l, c + 1,
-                                 hint="line it up with the block it belongs to")]
-    except LarkError as err:  # pragma: no cover - a Lark failure we have not classified
-        l, c = origin.map(1, 1)
-        return None, [Diagnostic("RK101", "error", f"cannot read this effect: {err}", origin.file, l, c, l, c + 1)]
-    return _Builder(origin).program(tree), []
+    """Parse one top-level item, recovering from simple-statement mistakes so the rest is still checked."""
+    lines = (text if text.endswith("\n") else text + "\n").split("\n")
+    diags: list[Diagnostic] = []
+    for _ in range(MAX_RECOVERIES):
+        src = "\n".join(lines)
+        try:
+            tree = _lark().parse(src, start="start")
+        except UnexpectedInput as err:
+            diags.append(_syntax_diagnostic(err, src, origin, False))
+            if not _recover(lines, err, diags[-1]):
+                return None, diags
+            continue
+        except DedentError:
+            line = _bad_dedent_line(src)
+            l, c = origin.map(line, 1)
+            diags.append(Diagnostic("RK102", "error", "this line's indentation does not match any block above it",
+                                    origin.file, l, c, l, c + 1, hint="line it up with the block it belongs to"))
+            return None, diags
+        except LarkError as err:  # pragma: no cover - a Lark failure we have not classified
+            l, c = origin.map(1, 1)
+            diags.append(Diagnostic("RK101", "error", f"cannot read this effect: {err}", origin.file, l, c, l, c + 1))
+            return None, diags
+        return _Builder(origin).program(tree), diags
+    return None, diags
+
+
+MAX_RECOVERIES = 20
+
+
+def _recover(lines: list[str], err: UnexpectedInput, diag: Diagnostic) -> bool:
+    """Mend the line at fault so parsing can go on: add a missing ':', or stand a no-op in for a
+    broken simple statement. Never for a handler line or a line opening a block (cascades)."""
+    token = getattr(err, "token", None)
+    # An unexpected end-of-line token starts on the line at fault, like any other token.
+    n = (token.line if token is not None and token.type != "$END" and token.line else err.line) or 0
+    if n <= 1 or n > len(lines):
+        return False
+    line = lines[n - 1]
+    body = line.strip()
+    indent = line[: len(line) - len(line.lstrip())]
+    if diag.message == "expected ':' at the end of this line" and not body.endswith(":"):
+        lines[n - 1] = line.rstrip() + ":"
+        return True
+    if not indent or body.endswith(":") or diag.code != "RK101" or "indented" in diag.message:
+        return False
+    lines[n - 1] = f"{indent}let _recovered_line_{n} = 0"
+    return True
 
 
 def _bad_dedent_line(text: str) -> int:
