@@ -40,6 +40,7 @@ class Trigger(Word):
 @dataclass(frozen=True)
 class Quantity(Word):
     default: str               # how the base value is found, in words
+    signed: bool = False       # may go below 0 (the 0 floor of rules.md 3.5 does not apply)
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,11 @@ TILE_VERBS: dict[str, Word] = _index(
     Word("arrange", "布置", "look at the fronts of N random tiles of mine and place them (规划专家)"),
 )
 
+# Verbs that only take `it`.
+IT_ONLY_VERBS: dict[str, Word] = _index(
+    Word("discard", "弃置", "discard it — put the card `it` (an unsold offer) on its stage's discard pile"),
+)
+
 # Verbs of the form `VERB it`, with the type of `it` they take.
 IT_VERBS: dict[str, tuple[str, ...]] = {
     **{name: ("cell",) for name in VERBS},
@@ -159,7 +165,8 @@ QUANTITIES: dict[str, Quantity] = _index(
     Quantity("income", "收入", "money gained in the income phase", "economy + floor(healthy / 2)"),
     Quantity("mild_cost", "轻症治疗成本", "medical spent to treat one mild case", "treatment.mild_cost (2)"),
     Quantity("severe_cost", "重症治疗成本", "medical spent to treat one severe case", "treatment.severe_cost (3)"),
-    Quantity("final_penalty", "终局罚分", "added to each negative policy score at final scoring", "0"),
+    Quantity("final_penalty", "终局罚分",
+             "at final scoring a negative policy score v counts min(0, v - final_penalty)", "0", signed=True),
     Quantity("bury_cost", "埋葬费用", "money paid to bury one dead (action)", "1"),
     Quantity("relocate_cost", "迁移费用", "money paid to move one resident (action)", "1"),
 )
@@ -251,7 +258,7 @@ def all_words() -> dict[str, list[str]]:
         "counts": list(COUNTS),
         "values": list(VALUES),
         "kinds": list(KINDS),
-        "verbs": [*VERBS, *TILE_VERBS, "discard"],
+        "verbs": [*VERBS, *TILE_VERBS, *IT_ONLY_VERBS],
         "triggers": list(TRIGGERS),
         "phases": list(PHASES),
         "quantities": list(QUANTITIES),

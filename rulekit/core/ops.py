@@ -11,7 +11,7 @@ VERB_TARGET = {"cure": B.HEALTHY, "treat": B.MILD, "infect": B.MILD, "worsen": B
 KIND_CODES = {k: tuple(B.STATE_BY_NAME[s] for s in states) for k, states in registry.KIND_STATES.items()}
 # The cell states each board verb can act on (`VERB it` checks the cell still qualifies).
 VERB_FROM = {name: tuple(sorted({c for k in v.kinds for c in KIND_CODES[k]})) for name, v in registry.VERBS.items()}
-SIGNED_QUANTITIES = ("final_penalty",)
+SIGNED_QUANTITIES = tuple(name for name, q in registry.QUANTITIES.items() if q.signed)
 
 
 class EffectOps:
@@ -19,12 +19,10 @@ class EffectOps:
 
     # ---- reading the board ------------------------------------------------------------
     def count(self, seat: int, name: str) -> int:
-        board = self.board
-        cells = self.geo.cells_of[seat]
+        states = list(map(self.board.__getitem__, self.geo.cells_of[seat]))
         if name == "tiles":
-            return sum(1 for i in cells if board[i] <= B.TILE_I and board[i] >= 0)
-        codes = KIND_CODES[name]
-        return sum(1 for i in cells if board[i] in codes)
+            return states.count(B.TILE_H) + states.count(B.TILE_I)
+        return sum(map(states.count, KIND_CODES[name]))
 
     def cells(self, seat: int, codes) -> list[int]:
         board = self.board
