@@ -434,8 +434,14 @@ def _recover(lines: list[str], err: UnexpectedInput, diag: Diagnostic) -> bool:
     if diag.message == "expected ':' at the end of this line" and not body.endswith(":"):
         lines[n - 1] = line.rstrip() + ":"
         return True
+    if body.endswith("：") and "full-width" in diag.message:
+        lines[n - 1] = line.rstrip()[:-1] + ":"
+        return True
     if not indent or body.endswith(":") or diag.code != "RK101" or "indented" in diag.message:
         return False
+    following = next((ln for ln in lines[n:] if ln.strip() and not ln.strip().startswith("#")), "")
+    if len(following) - len(following.lstrip()) > len(indent):
+        return False        # the line opens a block: a stand-in would only cause false errors below
     lines[n - 1] = f"{indent}let _recovered_line_{n} = 0"
     return True
 

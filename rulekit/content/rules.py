@@ -1,0 +1,99 @@
+"""The core parameters of rules.md: their defaults, content/rules.yaml, and overrides deep-merged."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rulekit import registry
+from rulekit.content.schema import validate
+from rulekit.content.yamlpos import Located, read_yaml
+from rulekit.language.checker import RefExists, check_condition
+from rulekit.language.diagnostics import ContentError, Diagnostic
+from rulekit.language.parser import parse_expression
+
+# Every `param:` of shared/spec/rules.md with its default.
+DEFAULT_RULES: dict[str, Any] = {
+    "players": 4,
+    "tiles": {"infected_per_player": 5, "shuffle": "global"},
+    "hand_limit": None,
+    "setup": {"reveal": "corner_diagonal"},
+    "first_player": "rotate",
+    "unlock": {"stage2": "infected > 12", "stage3": "severe + dead > 12 and unlocked(2)"},
+    "treatment": {"mild_cost": 2, "severe_cost": 3},
+    "discovery": {"per_round": 2},
+    "exchange": {"auction": "sealed"},
+    "combos": {"repeat": "once"},
+    "max_rounds": 14,
+    "out_players_can_win": False,
+    # Not params of rules.md, but content/rules.yaml may restate them: the registry's ranges.
+    "tracks": {t.name: {"min": t.lo, "max": t.hi, "start": t.start} for t in registry.TRACKS.values()},
+    "money": {"start": registry.MONEY.start},
+}
+
+
+def merge_rules(base: Mapping[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A new dict: base with overrides deep-merged in (mappings merge, anything else replaces)."""
+    out = copy.deepcopy(dict(base))
+    for key, value in (overrides or {}).items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = merge_rules(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def check_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
+                card_names: Mapping[str, list[str]] | None = None) -> list[Diagnostic]:
+    """Schema problems of a rules mapping and of its unlock conditions."""
+    if loc is None or loc.data is None:
+        return []
+    if not isinstance(loc.data, dict):
+        span = loc.span(())
+        return [Diagnostic("RK010", "error", "rules.yaml must be a mapping of parameters, such as `players: 4`",
+                           loc.file, span.line if span else 0, span.col if span else 0)]
+    diags = validate(loc, "rules")
+    unlock = loc.data.get("unlock")
+    if isinstance(unlock, dict):
+        for stage in ("stage2", "stage3"):
+            if isinstance(unlock.get(stage), str) and unlock[stage].strip():
+                diags += _check_unlock(loc, stage, card_ref_exists, card_names)
+    return diags
+
+
+def _check_unlock(loc: Located, stage: str, refs: RefExists | None,
+                  names: Mapping[str, list[str]] | None) -> list[Diagnostic]:
+    path = ("unlock", stage)
+    expr, diags = parse_expression(loc.data["unlock"][stage], loc.origin(path))
+    if expr is None:
+        return diags
+    return check_condition(expr, loc.file, refs, f"unlock.{stage}", kind="rules", card_names=names)
+
+
+def rules_located(path: str | Path | None, file: str | None = None) -> tuple[Located | None, list[Diagnostic]]:
+    """content/rules.yaml read with positions (a folder means its rules.yaml; missing means none)."""
+    if path is None:
+        return None, []
+    p = Path(path)
+    if p.is_dir():
+        p = p / "rules.yaml"
+        if not p.exists():
+            return None, []
+    if not p.exists():
+        return None, [Diagnostic("RK008", "error", "no such file", str(file or p))]
+    return read_yaml(p, file if file is not None else str(p))
+
+
+def load_rules(path: str | Path | None = None, overrides: Mapping[str, Any] | Located | None = None) -> dict[str, Any]:
+    """The rules in force: defaults, then the file, then overrides; ContentError on any error."""
+    loc, diags = rules_located(path)
+    diags += check_rules(loc)
+    over = overrides if isinstance(overrides, Located) else Located.plain(dict(overrides or {}), "<rules overrides>")
+    diags += check_rules(over)
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise ContentError(errors)
+    data = loc.data if loc is not None and isinstance(loc.data, dict) else {}
+    return merge_rules(merge_rules(DEFAULT_RULES, data), over.data)

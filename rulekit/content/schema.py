@@ -1,0 +1,136 @@
+"""Card metadata and rules.yaml checked against the JSON Schemas shipped in the package, at YAML positions."""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from rulekit.content.yamlpos import Located, Span
+from rulekit.language.diagnostics import Diagnostic, nearest
+
+SCHEMAS = ("advisor", "policy", "event", "combo", "rules")
+_ARTICLE = {"advisor": "an advisor", "policy": "a policy", "event": "an event", "combo": "a combo",
+            "rules": "rules.yaml"}
+
+
+@functools.cache
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of a card kind, or of rules.yaml."""
+    text = resources.files("rulekit.content").joinpath(f"schemas/{name}.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@functools.cache
+def _validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(schema(name))
+
+
+def fields(name: str) -> tuple[str, ...]:
+    return tuple(schema(name)["properties"])
+
+
+def validate(loc: Located, name: str) -> list[Diagnostic]:
+    """Every schema problem of one card (or of rules.yaml), at the offending value's own position."""
+    errors = sorted(_validator(name).iter_errors(loc.data),
+                    key=lambda e: ([str(p) for p in e.absolute_path], [str(p) for p in e.absolute_schema_path]))
+    diags: list[Diagnostic] = []
+    seen: set[tuple] = set()
+    for err in errors:
+        for d in _explain(err, loc, name):
+            key = (d.line, d.col, d.message)
+            if key not in seen:
+                seen.add(key)
+                diags.append(d)
+    return diags
+
+
+def _diag(code: str, message: str, loc: Located, span: Span | None, hint: str | None = None) -> Diagnostic:
+    if span is None:
+        return Diagnostic(code, "error", message, loc.file, hint=hint)
+    return Diagnostic(code, "error", message, loc.file, span.line, span.col, span.end_line, span.end_col, hint)
+
+
+def _field(path) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p + 1}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "this"
+
+
+def shown(value: Any) -> str:
+    """A value as a designer would have written it."""
+    if isinstance(value, str):
+        text = f"'{value}'"
+    elif isinstance(value, bool):
+        text = "true" if value else "false"
+    elif value is None:
+        text = "nothing"
+    elif isinstance(value, (int, float)):
+        text = str(value)
+    else:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _explain(err: ValidationError, loc: Located, name: str) -> list[Diagnostic]:
+    path = tuple(err.absolute_path)
+    if err.validator == "additionalProperties":
+        return _unknown_fields(err, loc, name, path)
+    if err.validator == "required":
+        return _missing_fields(err, loc, name, path)
+    if err.validator == "type" and err.validator_value == "object":
+        return [_diag("RK010", f"{_field(path)} must be a mapping of keys and values, got {shown(err.instance)}",
+                      loc, loc.span(path))]
+    description = err.schema.get("description") if isinstance(err.schema, dict) else None
+    message = f"{_field(path)} must be {description}, got {shown(err.instance)}" if description else err.message
+    return [_diag("RK010", message, loc, loc.span(path), _value_hint(err.instance, description or ""))]
+
+
+def _value_hint(value: Any, description: str) -> str | None:
+    if isinstance(value, str) and "," in value and "list" in description:
+        return "write a list in square brackets, such as [2, 3, 4]"
+    if not isinstance(value, str) and description.endswith("(text)"):
+        return "put the value in quotes"
+    if isinstance(value, str) and "whole number" in description and value.strip().lstrip("-").isdigit():
+        return "write the number without quotes"
+    return None
+
+
+def _unknown_fields(err: ValidationError, loc: Located, name: str, path: tuple) -> list[Diagnostic]:
+    known = list(err.schema.get("properties", {}))
+    out = []
+    for key in sorted(k for k in err.instance if k not in known):
+        key = str(key)
+        owners = [k for k in ("advisor", "policy", "event", "combo")
+                  if k != name and not path and key in schema(k)["properties"]]
+        where = _ARTICLE[name] if not path else f"'{_field(path)}'"
+        if owners and name != "rules":
+            only = " and ".join(f"{o} cards" for o in owners)
+            msg, hint = f"{where} has no '{key}' field (only {only} do)", None
+        else:
+            guess = nearest(key, known)
+            msg = f"unknown field '{key}' in {where}" + (f" — did you mean '{guess}'?" if guess else "")
+            hint = "fields: " + ", ".join(known)
+        out.append(_diag("RK011", msg, loc, loc.key_span(path + (key,)), hint))
+    return out
+
+
+def _missing_fields(err: ValidationError, loc: Located, name: str, path: tuple) -> list[Diagnostic]:
+    span = loc.span(path)
+    if span is not None:
+        span = Span(span.line, span.col, span.line, span.col + 1)
+    out = []
+    for key in err.validator_value:
+        if key in err.instance:
+            continue
+        if key == "effect":
+            msg, hint = "this card has no `effect:`", "write its effect, or mark the card `status: tbd`"
+        else:
+            msg, hint = f"{_ARTICLE[name]} needs a '{key}' field", None
+        out.append(_diag("RK012", msg, loc, span, hint))
+    return out

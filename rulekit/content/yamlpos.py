@@ -1,0 +1,311 @@
+"""YAML with positions: every key's and value's line and column kept, duplicate keys rejected."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from rulekit.language.diagnostics import Diagnostic
+from rulekit.language.parser import Origin
+
+Path_ = tuple[Any, ...]          # keys and list indexes from the document's root
+MAX_VALUES = 20_000             # aliases can multiply a small file into a huge one
+_BREAKS = "\r\n\x85\u2028\u2029"
+_PLAIN_TAGS = ("tag:yaml.org,2002:seq", "tag:yaml.org,2002:map")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A stretch of a file: 1-based lines and columns, end exclusive."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+@dataclass(frozen=True)
+class ValueInfo:
+    """Where a value stands, and where its text starts (for effects and conditions)."""
+
+    span: Span
+    style: str | None = None     # '|' '>' '"' "'" for scalars so written, None otherwise
+    text_line: int = 0           # line of the text's first character (block scalars: after the header)
+    text_col: int = 0
+    indent: int | None = None    # block scalars: the indentation YAML strips from each line
+
+
+@dataclass(frozen=True)
+class Located:
+    """A YAML document as plain Python data, with the position of every value and key."""
+
+    data: Any
+    file: str
+    values: Mapping[Path_, ValueInfo] = field(default_factory=dict)
+    keys: Mapping[Path_, Span] = field(default_factory=dict)
+
+    @classmethod
+    def plain(cls, data: Any, file: str = "") -> "Located":
+        """Data without positions (built in Python rather than read from a file)."""
+        return cls(data, file)
+
+    def span(self, path: Path_ = ()) -> Span | None:
+        """The value's span, or the nearest enclosing value's."""
+        path = tuple(path)
+        while True:
+            info = self.values.get(path)
+            if info is not None:
+                return info.span
+            if not path:
+                return None
+            path = path[:-1]
+
+    def key_span(self, path: Path_) -> Span | None:
+        return self.keys.get(tuple(path)) or self.span(path)
+
+    def origin(self, path: Path_) -> Origin:
+        """Where the text of a scalar starts, for parse_effect / parse_expression."""
+        info = self.values.get(tuple(path))
+        if info is None or not info.text_line:
+            span = self.span(path)
+            return Origin(self.file, span.line, span.col) if span else Origin(self.file)
+        return Origin(self.file, info.text_line, info.text_col, info.indent)
+
+    def sub(self, path: Path_) -> "Located":
+        """The value at path, re-rooted: its own paths start at ()."""
+        path = tuple(path)
+        data = self.data
+        for key in path:
+            data = data[key]
+        n = len(path)
+        values = {p[n:]: v for p, v in self.values.items() if p[:n] == path}
+        keys = {p[n:]: v for p, v in self.keys.items() if p[:n] == path and len(p) > n}
+        return Located(data, self.file, values, keys)
+
+
+# ---- reading ------------------------------------------------------------------------
+
+def read_yaml(path: str | Path, file: str | None = None) -> tuple[Located | None, list[Diagnostic]]:
+    """Read a YAML file; problems come back as diagnostics, never as exceptions."""
+    label = file if file is not None else str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as err:
+        return None, [Diagnostic("RK005", "error", f"cannot read this file: {err.strerror or err}", label)]
+    text, problem = decode(raw, label)
+    if problem:
+        return None, [problem]
+    return parse_yaml(text, label)
+
+
+def decode(raw: bytes, file: str) -> tuple[str, Diagnostic | None]:
+    """UTF-8 text (a BOM is allowed), or RK002 at the first byte that is not."""
+    try:
+        return raw.decode("utf-8-sig"), None
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        col = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        return "", Diagnostic("RK002", "error", "this file is not UTF-8 text (is it binary, or saved in another encoding such as GBK?)",
+                              file, line, col, line, col + 1, hint="save the file as UTF-8")
+
+
+def parse_yaml(text: str, file: str = "<yaml>") -> tuple[Located | None, list[Diagnostic]]:
+    """Parse YAML text; an empty document gives Located(data=None)."""
+    loader = None
+    try:
+        loader = _Loader(text)
+        node = loader.get_single_node()
+        if node is None:
+            return Located(None, file), []
+        builder = _Builder(loader, text, file)
+        data = builder.convert(node, ())
+    except _Problem as err:
+        line, col = err.mark.line + 1, err.mark.column + 1
+        return None, [Diagnostic("RK001", "error", err.message, file, line, col, line, col + 1)]
+    except yaml.MarkedYAMLError as err:
+        return None, [_syntax(err, file)]
+    except yaml.reader.ReaderError as err:
+        return None, [_reader_problem(err, text, file)]
+    except yaml.YAMLError as err:
+        return None, [Diagnostic("RK001", "error", f"YAML cannot read this file: {err}", file, 1, 1, 1, 2)]
+    except RecursionError:
+        return None, [Diagnostic("RK001", "error", "this file is nested too deeply", file, 1, 1, 1, 2)]
+    finally:
+        if loader is not None:
+            loader.dispose()
+    if builder.diags:
+        return None, builder.diags
+    return Located(data, file, builder.values, builder.keys), []
+
+
+class _Problem(Exception):
+    """A value YAML can parse but rulekit will not take; carries its own plain message."""
+
+    def __init__(self, message: str, mark):
+        super().__init__(message)
+        self.message = message
+        self.mark = mark
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader used only to compose nodes and to construct single scalars."""
+
+
+def _span(node: Node) -> Span:
+    s, e = node.start_mark, node.end_mark
+    return Span(s.line + 1, s.column + 1, e.line + 1, e.column + 1)
+
+
+class _Builder:
+    """Nodes -> plain data, recording positions and rejecting duplicate keys."""
+
+    def __init__(self, loader: _Loader, text: str, file: str):
+        self.loader = loader
+        self.text = text
+        self.file = file
+        self.values: dict[Path_, ValueInfo] = {}
+        self.keys: dict[Path_, Span] = {}
+        self.diags: list[Diagnostic] = []
+        self.count = 0
+        self.active: set[int] = set()
+
+    def convert(self, node: Node, path: Path_, key_col: int = 0) -> Any:
+        self.count += 1
+        if self.count > MAX_VALUES:
+            raise _Problem("this file holds too many values (aliases repeating a big part?)", node.start_mark)
+        if id(node) in self.active:
+            raise _Problem("an alias refers to the value that contains it", node.start_mark)
+        self.active.add(id(node))
+        try:
+            return self.convert_node(node, path, key_col)
+        finally:
+            self.active.discard(id(node))
+
+    def convert_node(self, node: Node, path: Path_, key_col: int) -> Any:
+        if isinstance(node, ScalarNode):
+            self.values[path] = self.scalar_info(node, key_col)
+            return self.scalar(node)
+        self.values[path] = ValueInfo(_span(node))
+        if node.tag not in _PLAIN_TAGS:
+            raise _Problem(f"the YAML tag '{node.tag}' is not allowed in content", node.start_mark)
+        if isinstance(node, SequenceNode):
+            return [self.convert(item, path + (i,), node.start_mark.column) for i, item in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            return self.mapping(node, path)
+        return None
+
+    def scalar(self, node: ScalarNode) -> Any:
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError:
+            raise _Problem(f"the YAML tag '{node.tag}' is not allowed in content", node.start_mark) from None
+        except Exception as err:  # a value YAML resolved but cannot build, such as a date 2024-13-45
+            raise _Problem(f"cannot read the value '{node.value}': {err}", node.start_mark) from None
+
+    def mapping(self, node: MappingNode, path: Path_) -> dict:
+        out: dict = {}
+        first: dict[str, Node] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode):
+                raise _Problem("a key must be a plain word, not a list or a mapping", key_node.start_mark)
+            key = key_node.value
+            if key in first:
+                self.duplicate(key, key_node, first[key])
+                continue
+            first[key] = key_node
+            self.keys[path + (key,)] = _span(key_node)
+            out[key] = self.convert(value_node, path + (key,), key_node.start_mark.column)
+        return out
+
+    def duplicate(self, key: str, node: Node, first: Node) -> None:
+        sp = _span(node)
+        self.diags.append(Diagnostic("RK003", "error",
+                                     f"'{key}' is given twice in this mapping (first on line {first.start_mark.line + 1})",
+                                     self.file, sp.line, sp.col, sp.end_line, sp.end_col,
+                                     hint="keep one of the two; YAML would silently use only one"))
+
+    def scalar_info(self, node: ScalarNode, key_col: int) -> ValueInfo:
+        sp = _span(node)
+        if node.style in ("|", ">"):
+            line, indent = self.block_text(node, key_col)
+            return ValueInfo(sp, node.style, line, indent + 1, indent)
+        shift = 1 if node.style in ('"', "'") else 0
+        return ValueInfo(sp, node.style, sp.line, sp.col + shift, None)
+
+    def block_text(self, node: ScalarNode, key_col: int) -> tuple[int, int]:
+        """The line after a `|`/`>` header, and the block's indentation."""
+        i = node.start_mark.index
+        header_end = _line_end(self.text, i)
+        header = self.text[i:header_end].split("#", 1)[0]
+        digits = [c for c in header[1:] if c.isdigit()]
+        start_line = node.start_mark.line + 2
+        if digits:
+            return start_line, key_col + int(digits[0])
+        j = _next_line(self.text, header_end)
+        while j < len(self.text) and j < node.end_mark.index:
+            end = _line_end(self.text, j)
+            content = self.text[j:end]
+            if content.strip(" "):
+                return start_line, len(content) - len(content.lstrip(" "))
+            j = _next_line(self.text, end)
+        return start_line, key_col + 2
+
+
+def _line_end(text: str, i: int) -> int:
+    while i < len(text) and text[i] not in _BREAKS:
+        i += 1
+    return i
+
+
+def _next_line(text: str, i: int) -> int:
+    if text.startswith("\r\n", i):
+        return i + 2
+    return i + 1
+
+
+# ---- plain messages for YAML's errors --------------------------------------------------
+
+_PLAIN = (
+    ("found character '\\t'", "a tab character: YAML is indented with spaces only", "replace the tab with spaces"),
+    ("could not find expected ':'", "expected 'key: value' — is a ':' missing?", None),
+    ("mapping values are not allowed here",
+     "a ':' where YAML does not expect one", "put text that contains ': ' in quotes, or use `|` for an effect"),
+    ("did not find expected key", "this line does not line up with the keys above it",
+     "indent every key of a card by the same number of spaces"),
+    ("did not find expected '-' indicator", "this list item does not line up with the items above it", None),
+    ("expected a single document", "this file holds more than one YAML document ('---')", "keep one document per file"),
+    ("found undefined alias", "this '*name' refers to an anchor that does not exist", None),
+    ("found unexpected end of stream", "the file ends inside a quoted text", "close the quote"),
+    ("found unknown escape character", "an unknown escape (\\) inside double quotes", "use single quotes, or `|`"),
+    ("while scanning an alias", "a '*' starts an alias here", "put text that starts with '*' in quotes"),
+    ("while scanning an anchor", "a '&' starts an anchor here", "put text that starts with '&' in quotes"),
+    ("found character '@'", "'@' cannot start a value", "put the text in quotes"),
+    ("found character '`'", "'`' cannot start a value", "put the text in quotes"),
+)
+
+
+def _syntax(err: yaml.MarkedYAMLError, file: str) -> Diagnostic:
+    problem = err.problem or err.context or "unreadable YAML"
+    mark = err.problem_mark or err.context_mark
+    if "could not find expected ':'" in problem and err.context_mark is not None:
+        mark = err.context_mark
+    message, hint = f"YAML cannot read this: {problem}", None
+    found = [p for p in _PLAIN if p[0] in problem] or [p for p in _PLAIN if p[0] in (err.context or "")]
+    if found:
+        message, hint = found[0][1], found[0][2]
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    return Diagnostic("RK001", "error", message, file, line, col, line, col + 1, hint=hint)
+
+
+def _reader_problem(err: yaml.reader.ReaderError, text: str, file: str) -> Diagnostic:
+    pos = max(0, min(err.position, len(text)))
+    line = text.count("\n", 0, pos) + 1
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    ch = err.character if isinstance(err.character, str) else chr(err.character)
+    return Diagnostic("RK002", "error", f"this file contains a control character (U+{ord(ch):04X}); is it a text file?",
+                      file, line, col, line, col + 1, hint="save it as plain UTF-8 text")

@@ -1,0 +1,737 @@
+"""Checked program: names, kinds, subjects, scopes and types of an effect, every problem in one pass."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from rulekit import registry
+from rulekit.language import ast
+from rulekit.language.diagnostics import Diagnostic, nearest
+
+RefExists = Callable[[str, str], bool]
+
+# Every diagnostic code of rulekit: code -> (severity, short title). The loader, the parser
+# and this checker all report with these codes; the linter's docs are generated from here.
+CODES: dict[str, tuple[str, str]] = {
+    # files and YAML
+    "RK001": ("error", "YAML syntax error"),
+    "RK002": ("error", "file is not UTF-8 text"),
+    "RK003": ("error", "duplicate key in a mapping"),
+    "RK004": ("warning", "empty file"),
+    "RK005": ("error", "file cannot be read"),
+    "RK006": ("error", "a card file holds neither a card nor a list of cards"),
+    "RK007": ("warning", "YAML file outside the known folders (ignored)"),
+    "RK008": ("error", "no such file or folder"),
+    # card metadata and rules.yaml (JSON Schemas)
+    "RK010": ("error", "a field has a value of the wrong type or out of range"),
+    "RK011": ("error", "unknown field"),
+    "RK012": ("error", "required field missing"),
+    "RK013": ("error", "the kind of a card cannot be told, or contradicts its folder"),
+    "RK014": ("warning", "a tbd card has an effect, which is ignored"),
+    # effect syntax (parser)
+    "RK101": ("error", "effect syntax error"),
+    "RK102": ("error", "effect indentation error"),
+    "RK103": ("error", "effect nested or chained too deeply"),
+    # effect meaning (this checker)
+    "RK201": ("error", "unknown track"),
+    "RK202": ("error", "unknown verb"),
+    "RK203": ("error", "unknown kind of resident"),
+    "RK204": ("error", "unknown quantity"),
+    "RK205": ("error", "unknown trigger"),
+    "RK206": ("error", "unknown handler or phase"),
+    "RK207": ("error", "unknown word after `player with`"),
+    "RK208": ("error", "unknown shield target"),
+    "RK209": ("error", "unknown seal target"),
+    "RK210": ("error", "unknown function or predicate"),
+    "RK211": ("error", "unknown name in an expression"),
+    "RK212": ("error", "statement or value needs a player, and there is none here"),
+    "RK213": ("error", "`it` where no trigger gives it a meaning"),
+    "RK214": ("error", "`it` of the wrong type for its verb"),
+    "RK215": ("error", "`prevent` outside a death or overthrown handler"),
+    "RK216": ("error", "`uses` outside a policy"),
+    "RK217": ("error", "a verb with a kind it cannot take"),
+    "RK218": ("error", "a handler or declaration this card kind cannot have"),
+    "RK219": ("warning", "the same handler twice in one card"),
+    "RK220": ("error", "stage number not 1, 2 or 3"),
+    "RK221": ("error", "`keep` more cards than drawn"),
+    "RK222": ("error", "`repeat` count above the limit"),
+    "RK223": ("error", "`choose` with an empty range"),
+    "RK224": ("error", "reference to a card or event that does not exist"),
+    "RK225": ("error", "wrong number or kind of arguments in a call"),
+    "RK226": ("error", "true/false value needed"),
+    "RK227": ("error", "number needed"),
+    "RK228": ("error", "a name defined twice"),
+    "RK229": ("error", "a reserved word used as a name"),
+    "RK230": ("warning", "a verb on `it` that can never change that cell"),
+    "RK231": ("warning", "a card whose effect never runs"),
+    "RK232": ("error", "division by zero"),
+    # whole content folder (loader)
+    "RK301": ("error", "duplicate card id"),
+    "RK302": ("error", "duplicate card name within a kind"),
+    "RK303": ("warning", "a combo that can never fire"),
+    "RK304": ("warning", "a stage with fewer cards than players"),
+    "RK305": ("info", "proposed cards await the designer's decision"),
+    "RK306": ("info", "cards marked tbd"),
+}
+
+NUM, BOOL, TEXT, CELL, CARD = "number", "true/false", "text", "cell", "card"
+
+# The cell states `it` may be in, per trigger, for "this verb can never act on it".
+_TRIGGER_STATES: dict[str, tuple[str, ...]] = {
+    "reveal": ("healthy", "mild"),
+    "reveal mild": ("mild",),
+    "reveal healthy": ("healthy",),
+    "death": ("healthy", "mild", "severe"),
+}
+_IT_WORDS = {CELL: "a cell", CARD: "a card"}
+_KIND_PLURAL = {"advisor": "advisors", "policy": "policies", "event": "events", "combo": "combos"}
+_KIND_ARTICLE = {"advisor": "an advisor", "policy": "a policy", "event": "an event", "combo": "a combo"}
+_KIND_RUNS = {
+    "advisor": "advisors run `on setup:` once, or last all game with `when …:`, `on PHASE start:` and declarations",
+    "policy": "policies run `on play:` when played, or last with `when …:`, `on PHASE start:` and declarations",
+    "event": "events run `on resolve:` when drawn",
+    "combo": "combos run `on resolve:` when their `when:` condition holds",
+}
+_REF_KIND = {"card": "policy", "event": "event"}
+
+
+def _reserved() -> dict[str, str]:
+    words: dict[str, str] = {}
+    for kw in registry.KEYWORDS:
+        words[kw] = "a keyword of the language"
+    for name in registry.KINDS:
+        words[name] = "a kind of resident"
+    for name in registry.COUNTS:
+        words[name] = "a board count"
+    for name in registry.VALUES:
+        words[name] = "a value the game provides"
+    for name in registry.SETTABLE:
+        words[name] = "a track"
+    words["it"] = "`it`, the cell or card of a trigger"
+    return words
+
+
+RESERVED = _reserved()
+
+
+def _span(a: ast.Pos, b: ast.Pos) -> ast.Pos:
+    return ast.Pos(a.line, a.col, b.end_line, b.end_col)
+
+
+def _zh(table: Mapping[str, object], name: str) -> str:
+    zh = getattr(table.get(name), "zh", "")
+    return f" ({zh})" if zh else ""
+
+
+def unknown_word(word: str, table: Mapping[str, object], what: str) -> tuple[str, str | None]:
+    """'unknown track 'medicl' — did you mean 'medical' (医疗)?' plus a hint listing the choices."""
+    by_zh = [name for name, w in table.items() if getattr(w, "zh", None) == word]
+    guess = by_zh[0] if by_zh else nearest(word, sorted(table))
+    msg = f"unknown {what} '{word}'"
+    if guess:
+        msg += f" — did you mean '{guess}'{_zh(table, guess)}?"
+    choices = ", ".join(sorted(table))
+    return msg, (f"write the English word; known: {choices}" if len(table) <= 16 else None)
+
+
+def const_value(e: ast.Expr | None) -> int | None:
+    """The value of an expression made only of numbers, or None."""
+    if isinstance(e, ast.Num):
+        return e.value
+    if isinstance(e, ast.Neg):
+        v = const_value(e.operand)
+        return None if v is None else -v
+    if isinstance(e, ast.BinOp):
+        a, b = const_value(e.left), const_value(e.right)
+        if a is None or b is None:
+            return None
+        if e.op == "+":
+            return a + b
+        if e.op == "-":
+            return a - b
+        if e.op == "*":
+            return a * b if abs(a * b) < 10 ** 12 else None
+        return a // b if b else None
+    if isinstance(e, ast.Call) and e.func in ("min", "max", "abs"):
+        vals = [const_value(a) for a in e.args]
+        if None in vals or not vals:
+            return None
+        if e.func == "abs":
+            return abs(vals[0]) if len(vals) == 1 else None
+        return (min if e.func == "min" else max)(vals) if len(vals) == 2 else None
+    return None
+
+
+@dataclass(frozen=True)
+class _Binding:
+    kind: str           # let | choose | as
+    type: str | None
+    pos: ast.Pos
+
+
+class _Checker:
+    """One pass over one program (or one condition); diagnostics collect in self.diags."""
+
+    def __init__(self, kind: str, file: str, refs: RefExists | None,
+                 names: Mapping[str, Sequence[str]] | None):
+        self.kind = kind
+        self.file = file
+        self.refs = refs
+        self.names = names or {}
+        self.diags: list[Diagnostic] = []
+        self.scopes: list[dict[str, _Binding]] = []
+        self.subject = True
+        self.handler: ast.Handler | None = None
+
+    # -- reporting ----------------------------------------------------------------
+    def report(self, code: str, pos: ast.Pos, message: str, hint: str | None = None) -> None:
+        severity = CODES[code][0]
+        self.diags.append(Diagnostic(code, severity, message, self.file, pos.line, pos.col,
+                                     pos.end_line, pos.end_col, hint))
+
+    # -- program -------------------------------------------------------------------
+    def program(self, program: ast.Program) -> None:
+        if self.kind not in registry.CARD_KINDS:
+            self.report("RK218", program.pos, f"unknown card kind '{self.kind}'")
+            return
+        seen: dict[tuple, ast.Handler] = {}
+        for item in program.items:
+            if isinstance(item, ast.Handler):
+                self.duplicate_handler(item, seen)
+                self.handler_item(item)
+            else:
+                self.declaration(item)
+        self.never_runs(program)
+
+    def duplicate_handler(self, h: ast.Handler, seen: dict[tuple, ast.Handler]) -> None:
+        key = (h.form, h.event, h.edge)
+        first = seen.setdefault(key, h)
+        if first is not h:
+            self.report("RK219", _span(h.pos, h.event_pos),
+                        f"this card already has this handler on line {first.pos.line}",
+                        hint="merge the two blocks into one")
+
+    def never_runs(self, program: ast.Program) -> None:
+        if self.kind in ("event", "combo"):
+            if not any(h.form == "on" and h.event == "resolve" for h in program.handlers):
+                self.report("RK231", program.pos, f"{_KIND_ARTICLE[self.kind]} without `on resolve:` never does anything",
+                            hint=_KIND_RUNS[self.kind])
+        elif not program.items:
+            self.report("RK231", program.pos, "this effect has no handler or declaration, so it never does anything",
+                        hint=_KIND_RUNS[self.kind])
+
+    # -- handlers ----------------------------------------------------------------
+    def handler_item(self, h: ast.Handler) -> None:
+        head = _span(h.pos, h.event_pos)
+        if h.form == "on":
+            self.on_handler(h, head)
+        else:
+            self.trigger_handler(h, head)
+        self.handler = h
+        self.subject = self.kind != "event"
+        self.block(h.body)
+        self.handler = None
+        self.subject = True
+
+    def on_handler(self, h: ast.Handler, head: ast.Pos) -> None:
+        if h.event in registry.ON_HANDLERS:
+            if h.edge is not None:
+                self.report("RK206", head, f"`on {h.event}` takes no '{h.edge}'", hint=f"write `on {h.event}:`")
+            kinds = registry.ON_HANDLERS[h.event]
+            if self.kind not in kinds:
+                only = " and ".join(_KIND_PLURAL[k] for k in kinds)
+                self.report("RK218", head, f"{_KIND_ARTICLE[self.kind]} cannot have `on {h.event}` (only {only} do)",
+                            hint=_KIND_RUNS[self.kind])
+            return
+        if h.event in registry.PHASES:
+            self.phase_edge(h, head)
+            self.lasting_only(head, f"`on {h.event} {h.edge or 'start'}`")
+            return
+        table = {**{k: registry.Word(k, "", "") for k in registry.ON_HANDLERS}, **registry.PHASES}
+        msg, _ = unknown_word(h.event, table, "handler")
+        self.report("RK206", h.event_pos, msg,
+                    hint="write `on play`, `on setup`, `on resolve`, or `on PHASE start` / `on PHASE end` "
+                         f"with PHASE one of: {' '.join(registry.PHASES)}")
+
+    def phase_edge(self, h: ast.Handler, head: ast.Pos) -> None:
+        if h.edge in ("start", "end"):
+            return
+        if h.edge is None:
+            self.report("RK206", head, f"`on {h.event}` needs 'start' or 'end'",
+                        hint=f"write `on {h.event} start:` or `on {h.event} end:`")
+            return
+        guess = nearest(h.edge, ["start", "end"])
+        extra = f" — did you mean '{guess}'?" if guess else ""
+        self.report("RK206", head, f"unknown phase moment '{h.edge}'{extra}",
+                    hint=f"write `on {h.event} start:` or `on {h.event} end:`")
+
+    def lasting_only(self, pos: ast.Pos, what: str) -> None:
+        if self.kind not in registry.LASTING_KINDS:
+            self.report("RK218", pos, f"{_KIND_ARTICLE[self.kind]} cannot have {what}: only advisors and policies "
+                                      "stay in play to use it", hint=_KIND_RUNS[self.kind])
+
+    def trigger_handler(self, h: ast.Handler, head: ast.Pos) -> None:
+        words = {"when": "when", "once": "once when", "react": "react"}
+        if h.event not in registry.TRIGGERS:
+            msg, hint = unknown_word(h.event, registry.TRIGGERS, "trigger")
+            self.report("RK205", h.event_pos, msg, hint=hint)
+        if h.form == "react":
+            if self.kind not in registry.REACT_KINDS:
+                self.report("RK218", head, f"{_KIND_ARTICLE[self.kind]} cannot have `react`: only policies in hand "
+                                           "can be played as a reaction", hint=_KIND_RUNS[self.kind])
+            return
+        self.lasting_only(head, f"`{words[h.form]} {h.event}`")
+
+    # -- declarations ----------------------------------------------------------------
+    def declaration(self, d: ast.Item) -> None:
+        what = {ast.Modify: "`modify`", ast.Shield: "`shield`", ast.Seal: "`seal`"}[type(d)]
+        self.lasting_only(d.pos, what)
+        if isinstance(d, ast.Modify):
+            self.modify(d)
+        elif isinstance(d, ast.Shield):
+            for target, pos in d.targets:
+                if target not in registry.SHIELDABLE:
+                    msg, hint = unknown_word(target, registry.SHIELDABLE, "shield target")
+                    self.report("RK208", pos, msg, hint=hint)
+        elif d.target not in registry.SEALABLE:
+            msg, hint = unknown_word(d.target, registry.SEALABLE, "seal target")
+            self.report("RK209", d.target_pos, msg, hint=hint)
+
+    def modify(self, d: ast.Modify) -> None:
+        if d.quantity not in registry.QUANTITIES:
+            msg, _ = unknown_word(d.quantity, registry.QUANTITIES, "quantity")
+            hint = "quantities: " + ", ".join(registry.QUANTITIES)
+            if d.quantity in registry.SETTABLE:
+                hint = f"'{d.quantity}' is a track: change it with `{d.quantity} += …` inside a handler"
+            self.report("RK204", d.quantity_pos, msg, hint=hint)
+        self.scopes = [{}]
+        self.number(d.expr, "the amount of `modify`")
+        self.scopes = []
+
+    # -- statements ----------------------------------------------------------------
+    def block(self, body: Sequence[ast.Stmt]) -> None:
+        self.scopes.append({})
+        for stmt in body:
+            self.stmt(stmt)
+        self.scopes.pop()
+
+    def stmt(self, s: ast.Stmt) -> None:
+        method = getattr(self, "s_" + type(s).__name__.lower())
+        method(s)
+
+    def needs_subject(self, s: ast.Node, what: str) -> None:
+        if not self.subject:
+            self.report("RK212", s.pos, f"{what} needs a player, but an event has no player here",
+                        hint="put it inside `each player:` or `player with …:`")
+
+    def s_trackchange(self, s: ast.TrackChange) -> None:
+        self.track_name(s.track, s.track_pos)
+        self.needs_subject(s, f"`{s.track} {s.op} …`")
+        self.number(s.expr, f"the value of `{s.track} {s.op}`")
+
+    def track_name(self, track: str, pos: ast.Pos) -> None:
+        if track in registry.SETTABLE:
+            return
+        hint = None
+        binding = self.lookup(track)
+        if binding:
+            msg = f"'{track}' is a name made by `{binding.kind}`; only tracks can be changed"
+            hint = "make a new name with `let`"
+        elif track in registry.COUNTS:
+            msg = f"'{track}' is a board count, not a track"
+            hint = "change the board with a verb, such as `cure 1 mild` or `infect 1 healthy`"
+        elif track in registry.QUANTITIES:
+            msg = f"'{track}' is a quantity, not a track"
+            hint = f"write a declaration: `modify {track} by …`"
+        else:
+            msg, hint = unknown_word(track, registry.SETTABLE, "track")
+        self.report("RK201", pos, msg, hint=hint)
+
+    def s_let(self, s: ast.Let) -> None:
+        t = self.value(s.expr)
+        self.define(s.name, "let", t, s.pos)
+
+    def s_if(self, s: ast.If) -> None:
+        for cond, body in s.branches:
+            self.truth(cond, "`if`")
+            self.block(body)
+        if s.orelse is not None:
+            self.block(s.orelse)
+
+    def s_eachplayer(self, s: ast.EachPlayer) -> None:
+        if s.other and not self.subject:
+            self.report("RK212", s.pos, "`each other player` needs a player to be 'other' than, and an event has none here",
+                        hint="write `each player:`")
+        outer, self.subject = self.subject, True
+        if s.where is not None:
+            self.truth(s.where, "`where`")
+        self.block(s.body)
+        self.subject = outer
+
+    def s_playerwith(self, s: ast.PlayerWith) -> None:
+        if s.which not in registry.SUPERLATIVES:
+            guess = nearest(s.which, sorted(registry.SUPERLATIVES))
+            extra = f" — did you mean '{guess}'{_zh(registry.SUPERLATIVES, guess)}?" if guess else ""
+            self.report("RK207", s.which_pos, f"unknown word '{s.which}' after `player with`{extra}",
+                        hint="write `player with highest …`, `lowest`, `most` or `fewest`")
+        outer, self.subject = self.subject, True
+        self.number(s.expr, f"`player with {s.which}`")
+        self.block(s.body)
+        self.subject = outer
+
+    def s_repeat(self, s: ast.Repeat) -> None:
+        self.number(s.count, "`repeat`")
+        n = const_value(s.count)
+        if n is not None and n > registry.MAX_REPEAT:
+            self.report("RK222", s.count.pos, f"`repeat {n}` is more than the limit of {registry.MAX_REPEAT}",
+                        hint="a card repeating this often would stall the game; use a smaller number")
+        self.block(s.body)
+
+    def s_choose(self, s: ast.Choose) -> None:
+        self.needs_subject(s, f"`choose {s.name}`")
+        self.number(s.lo, "the start of `choose`")
+        self.number(s.hi, "the end of `choose`")
+        lo, hi = const_value(s.lo), const_value(s.hi)
+        if lo is not None and hi is not None and lo > hi:
+            self.report("RK223", _span(s.lo.pos, s.hi.pos), f"`choose {s.name} from {lo} to {hi}` leaves nothing to choose",
+                        hint="the first number must not be larger than the second")
+        self.define(s.name, "choose", NUM, s.pos)
+
+    def s_may(self, s: ast.May) -> None:
+        self.needs_subject(s, "`may`")
+        self.block(s.body)
+
+    def s_maypay(self, s: ast.MayPay) -> None:
+        self.needs_subject(s, "`may pay`")
+        self.number(s.amount, "`may pay`")
+        self.block(s.body)
+
+    def s_spend(self, s: ast.Spend) -> None:
+        self.needs_subject(s, "`spend`")
+        self.number(s.amount, "`spend`")
+
+    def s_pay(self, s: ast.Pay) -> None:
+        self.needs_subject(s, "`pay`")
+        self.number(s.amount, "`pay`")
+        if s.as_name is not None:
+            self.define(s.as_name, "as", NUM, s.pos)
+
+    def s_verbstmt(self, s: ast.VerbStmt) -> None:
+        self.needs_subject(s, f"`{s.verb}`")
+        if s.amount.expr is not None:
+            self.number(s.amount.expr, f"the amount of `{s.verb}`")
+        if s.verb in registry.VERBS:
+            self.board_kind(s)
+        elif s.verb in registry.TILE_VERBS:
+            if s.kind != "tiles":
+                self.report("RK217", s.kind_pos, f"`{s.verb}` works on tiles, not '{s.kind}'",
+                            hint=f"write `{s.verb} N tiles`")
+        elif s.verb == "discard":
+            self.report("RK217", s.pos, "`discard` takes only `it` (the card of an `unsold` trigger)",
+                        hint="write `discard it`")
+        else:
+            self.unknown_verb(s.verb, s.verb_pos)
+        if s.as_name is not None:
+            self.define(s.as_name, "as", NUM, s.pos)
+
+    def board_kind(self, s: ast.VerbStmt) -> None:
+        verb = registry.VERBS[s.verb]
+        if s.kind in verb.kinds:
+            return
+        takes = ", ".join(verb.kinds)
+        if s.kind == "tiles":
+            self.report("RK217", s.kind_pos, f"`{s.verb}` works on residents, not tiles",
+                        hint=f"`{s.verb}` takes: {takes}; to reveal tiles write `reveal N tiles`")
+        elif s.kind in registry.KINDS:
+            self.report("RK217", s.kind_pos, f"`{s.verb}` cannot take '{s.kind}': {s.verb} is {verb.doc}",
+                        hint=f"`{s.verb}` takes: {takes}")
+        else:
+            msg, hint = unknown_word(s.kind, registry.KINDS, "kind of resident")
+            self.report("RK203", s.kind_pos, msg, hint=hint)
+
+    def unknown_verb(self, verb: str, pos: ast.Pos) -> None:
+        table = {**registry.VERBS, **registry.TILE_VERBS, **registry.IT_ONLY_VERBS}
+        msg, hint = unknown_word(verb, table, "verb")
+        self.report("RK202", pos, msg, hint=hint)
+
+    def s_verbit(self, s: ast.VerbIt) -> None:
+        self.needs_subject(s, f"`{s.verb} it`")
+        if s.verb not in registry.IT_VERBS:
+            if s.verb in registry.TILE_VERBS:
+                self.report("RK217", s.verb_pos, f"`{s.verb}` takes a number of tiles, not `it`",
+                            hint=f"write `{s.verb} N tiles`")
+            else:
+                self.unknown_verb(s.verb, s.verb_pos)
+            return
+        it_type = self.it_type(s.pos)
+        if it_type is None:
+            return
+        takes = registry.IT_VERBS[s.verb]
+        if it_type not in takes:
+            trig = self.handler.event if self.handler else ""
+            self.report("RK214", s.pos,
+                        f"`{s.verb}` takes {_IT_WORDS[takes[0]]}, but `it` in a `{trig}` handler is {_IT_WORDS[it_type]}")
+            return
+        self.it_never_changes(s)
+
+    def it_never_changes(self, s: ast.VerbIt) -> None:
+        states = _TRIGGER_STATES.get(self.handler.event if self.handler else "")
+        verb = registry.VERBS.get(s.verb)
+        if not states or verb is None:
+            return
+        covers = {st for k in verb.kinds for st in registry.KIND_STATES[k]}
+        if not covers & set(states):
+            self.report("RK230", s.pos, f"`{s.verb} it` never does anything here: `it` is a {'/'.join(states)} cell, "
+                                        f"and {s.verb} is {verb.doc}")
+
+    def it_type(self, pos: ast.Pos) -> str | None:
+        trig = registry.TRIGGERS.get(self.handler.event) if self.handler and self.handler.form != "on" else None
+        if trig is None or trig.binds is None:
+            where = f"in a `{self.handler.event}` handler" if self.handler and trig else "here"
+            self.report("RK213", pos, f"`it` means nothing {where}",
+                        hint="`it` is the cell of a reveal or death trigger, or the card of an unsold trigger")
+            return None
+        return CELL if trig.binds == "cell" else CARD
+
+    def s_draw(self, s: ast.Draw) -> None:
+        self.needs_subject(s, "`draw`")
+        self.number(s.count, "the number of cards to draw")
+        self.number(s.stage, "the stage to draw from")
+        self.stage_number(s.stage, "draw … from stage {}")
+        if s.keep is None:
+            return
+        self.number(s.keep, "`keep`")
+        n, keep = const_value(s.count), const_value(s.keep)
+        if n is not None and keep is not None and keep > n:
+            self.report("RK221", s.keep.pos, f"`keep {keep}` is more than the {n} cards drawn",
+                        hint=f"keep at most {n}")
+
+    def stage_number(self, e: ast.Expr, form: str) -> None:
+        k = const_value(e)
+        if k is not None and not 1 <= k <= 3:
+            self.report("RK220", e.pos, f"`{form.format(k)}`: there are only stages 1, 2 and 3")
+
+    def s_unlock(self, s: ast.Unlock) -> None:
+        self.needs_subject(s, "`unlock`")
+        self.number(s.stage, "`unlock stage`")
+        self.stage_number(s.stage, "unlock stage {}")
+
+    def s_prevent(self, s: ast.Prevent) -> None:
+        h = self.handler
+        if h is not None and h.form != "on" and h.event not in registry.TRIGGERS:
+            return          # the unknown trigger is reported already
+        trig = registry.TRIGGERS.get(h.event) if h and h.form != "on" else None
+        if trig is None or not trig.preventable:
+            self.report("RK215", s.pos, "`prevent` only works in a `death` or `overthrown` handler",
+                        hint="write it under `when death:` or `once when overthrown:`")
+
+    # -- names ----------------------------------------------------------------------
+    def lookup(self, name: str) -> _Binding | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def define(self, name: str, kind: str, t: str | None, pos: ast.Pos) -> None:
+        if name in RESERVED:
+            self.report("RK229", pos, f"'{name}' cannot be a name: it is {RESERVED[name]}",
+                        hint="choose another name, such as 'n' or 'paid'")
+            return
+        first = self.lookup(name)
+        if first is not None:
+            self.report("RK228", pos, f"'{name}' is already defined by `{first.kind}` on line {first.pos.line}",
+                        hint="use another name")
+            return
+        if self.scopes:
+            self.scopes[-1][name] = _Binding(kind, t, pos)
+
+    # -- expressions ----------------------------------------------------------------
+    def number(self, e: ast.Expr, what: str) -> None:
+        t = self.value(e)
+        if t not in (NUM, None):
+            self.report("RK227", e.pos, f"{what} needs a number, but this is {self.describe(t)}",
+                        hint=self.number_hint(t))
+
+    def truth(self, e: ast.Expr, what: str) -> None:
+        t = self.value(e)
+        if t not in (BOOL, None):
+            hint = "compare it, such as `money > 0`" if t == NUM else None
+            self.report("RK226", e.pos, f"{what} needs a true/false condition, but this is {self.describe(t)}",
+                        hint=hint)
+
+    @staticmethod
+    def describe(t: str | None) -> str:
+        return {NUM: "a number", BOOL: "a true/false value", TEXT: "a quoted name",
+                CELL: "`it`, a cell", CARD: "`it`, a card"}.get(t or "", "something else")
+
+    @staticmethod
+    def number_hint(t: str | None) -> str | None:
+        if t == BOOL:
+            return "a comparison or a predicate gives true/false, and arithmetic cannot use it"
+        if t == TEXT:
+            return "quoted names go only inside played(…), event(…) or happened(…)"
+        return None
+
+    def value(self, e: ast.Expr) -> str | None:
+        """The type of an expression, reporting every problem inside it."""
+        if isinstance(e, ast.Num):
+            return NUM
+        if isinstance(e, ast.Str):
+            return TEXT
+        if isinstance(e, ast.Name):
+            return self.name(e)
+        if isinstance(e, ast.It):
+            return self.it_type(e.pos)
+        if isinstance(e, ast.Neg):
+            self.number(e.operand, "'-'")
+            return NUM
+        if isinstance(e, ast.Not):
+            self.truth(e.operand, "`not`")
+            return BOOL
+        if isinstance(e, ast.BinOp):
+            return self.binop(e)
+        if isinstance(e, ast.Compare):
+            return self.compare(e)
+        if isinstance(e, ast.BoolOp):
+            self.truth(e.left, f"`{e.op}`")
+            self.truth(e.right, f"`{e.op}`")
+            return BOOL
+        if isinstance(e, ast.Call):
+            return self.call(e)
+        return None
+
+    def binop(self, e: ast.BinOp) -> str:
+        self.number(e.left, f"'{e.op}'")
+        self.number(e.right, f"'{e.op}'")
+        if e.op == "//" and const_value(e.right) == 0:
+            self.report("RK232", e.right.pos, "dividing by 0", hint="divide by a number that is never 0")
+        return NUM
+
+    def compare(self, e: ast.Compare) -> str:
+        if e.op in ("==", "!="):
+            lt, rt = self.value(e.left), self.value(e.right)
+            if None in (lt, rt) or (lt == rt and lt in (NUM, BOOL)):
+                return BOOL
+            for side, t in ((e.left, lt), (e.right, rt)):
+                if t != NUM:
+                    self.report("RK227", side.pos, f"'{e.op}' compares numbers, but this is {self.describe(t)}",
+                                hint=self.number_hint(t))
+            return BOOL
+        self.number(e.left, f"'{e.op}'")
+        self.number(e.right, f"'{e.op}'")
+        return BOOL
+
+    def name(self, e: ast.Name) -> str | None:
+        binding = self.lookup(e.name)
+        if binding is not None:
+            return binding.type
+        if e.name == "uses":
+            if self.kind != "policy":
+                self.report("RK216", e.pos, "`uses` counts the executions of a policy, and this is not a policy")
+            return NUM
+        if e.name in registry.SETTABLE or e.name in registry.COUNTS or e.name in ("hand", "revealed"):
+            if not self.subject:
+                self.report("RK212", e.pos, f"'{e.name}' is a player's value, but an event has no player here",
+                            hint="read it inside `each player:` or `player with …:`")
+            return BOOL if e.name == "revealed" else NUM
+        if e.name in registry.VALUES:
+            return NUM
+        self.unknown_name(e)
+        return None
+
+    def unknown_name(self, e: ast.Name) -> None:
+        if e.name in registry.QUANTITIES:
+            self.report("RK211", e.pos, f"'{e.name}' is a quantity the game computes; an expression cannot read it")
+            return
+        table: dict[str, object] = {**registry.SETTABLE, **registry.COUNTS, **registry.VALUES}
+        for scope in self.scopes:
+            table.update({n: registry.Word(n, "", "") for n in scope})
+        msg, _ = unknown_word(e.name, table, "name")
+        self.report("RK211", e.pos, msg, hint="a name is a track, a board count, round, players, hand, uses, "
+                                              "or a name made earlier by let, choose or as")
+
+    def call(self, e: ast.Call) -> str | None:
+        if e.func in registry.PREDICATES:
+            return self.predicate(e)
+        if e.func in registry.FUNCTIONS:
+            want = 1 if e.func == "abs" else 2
+            self.arg_count(e, want, f"{e.func}(a)" if want == 1 else f"{e.func}(a, b)")
+            for a in e.args:
+                self.number(a, f"{e.func}()")
+            return NUM
+        msg, _ = unknown_word(e.func, {**registry.PREDICATES, **registry.FUNCTIONS}, "function")
+        self.report("RK210", e.pos, msg, hint="functions: " + ", ".join([*registry.PREDICATES, *registry.FUNCTIONS]))
+        for a in e.args:
+            self.value(a)
+        return None
+
+    def arg_count(self, e: ast.Call, want: int, form: str) -> bool:
+        if len(e.args) == want:
+            return True
+        self.report("RK225", e.pos, f"{e.func}() takes {want} value{'s' if want > 1 else ''}, got {len(e.args)}",
+                    hint=f"write {form}")
+        return False
+
+    def predicate(self, e: ast.Call) -> str:
+        pred = registry.PREDICATES[e.func]
+        if e.func in ("played", "unlocked") and not self.subject:
+            self.report("RK212", e.pos, f"{e.func}() asks about a player, but an event has no player here",
+                        hint="use it inside `each player:` or `player with …:`")
+        form = f'{e.func}(2)' if pred.arg == "number" else f'{e.func}("name")'
+        if not self.arg_count(e, 1, form):
+            for a in e.args:
+                self.value(a)
+            return BOOL
+        arg = e.args[0]
+        if pred.arg == "number":
+            self.number(arg, f"{e.func}()")
+            self.stage_number(arg, "unlocked({})")
+        else:
+            self.card_ref(e, arg, _REF_KIND[pred.arg])
+        return BOOL
+
+    def card_ref(self, e: ast.Call, arg: ast.Expr, kind: str) -> None:
+        if not isinstance(arg, ast.Str):
+            shown = arg.name if isinstance(arg, ast.Name) else "name"
+            self.report("RK225", arg.pos, f"{e.func}() takes {_KIND_ARTICLE[kind]}'s name in quotes",
+                        hint=f'write {e.func}("{shown}")')
+            return
+        if self.refs is None or self.refs(kind, arg.value):
+            return
+        for other in ("policy", "event", "advisor", "combo"):
+            if other != kind and self.refs(other, arg.value):
+                self.report("RK224", arg.pos, f"{e.func}() takes {_KIND_ARTICLE[kind]}, but '{arg.value}' is "
+                                              f"{_KIND_ARTICLE[other]}")
+                return
+        msg = f"there is no {kind} '{arg.value}'"
+        guess = nearest(arg.value, sorted(self.names.get(kind, ())))
+        if guess:
+            msg += f" — did you mean '{guess}'?"
+        self.report("RK224", arg.pos, msg, hint=f"write the id or the name of {_KIND_ARTICLE[kind]} of the content")
+
+
+def check_program(program: ast.Program, kind: str, card_ref_exists: RefExists | None, file: str, *,
+                  card_names: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:
+    """Every problem of meaning in one card's effect (kind: advisor, policy, event or combo).
+
+    card_names (kind -> ids and names) only feeds did-you-mean for card references.
+    """
+    checker = _Checker(kind, file, card_ref_exists, card_names)
+    try:
+        checker.program(program)
+    except RecursionError:
+        checker.report("RK103", program.pos, "this effect is nested too deeply to check")
+    return sorted(checker.diags, key=Diagnostic.sort_key)
+
+
+def check_condition(expr: ast.Expr, file: str, card_ref_exists: RefExists | None, where: str, *,
+                    kind: str = "combo", card_names: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:
+    """Every problem of a condition (a combo's `when:`, an unlock rule); it must be true/false."""
+    checker = _Checker(kind, file, card_ref_exists, card_names)
+    checker.scopes = [{}]
+    try:
+        checker.truth(expr, where)
+    except RecursionError:
+        checker.report("RK103", expr.pos, "this condition is nested too deeply to check")
+    return sorted(checker.diags, key=Diagnostic.sort_key)

@@ -1,0 +1,362 @@
+"""The checker: what a designer sees for each kind of mistake in an effect, and that good effects pass."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rulekit.language.checker import CODES, check_condition, check_program
+from rulekit.language.parser import Origin, parse_effect, parse_expression
+
+CARDS = {"policy": ["公共墓园", "public_cemetery", "医院扩容"], "event": ["游行示威", "demonstrations"]}
+
+
+def refs(kind: str, ref: str) -> bool:
+    return ref in CARDS.get(kind, ())
+
+
+def check(src: str, kind: str = "policy"):
+    program, syntax = parse_effect(src, Origin("card.yaml", 1, 1, 0))
+    assert not syntax, syntax
+    return check_program(program, kind, refs, "card.yaml", card_names=CARDS)
+
+
+def codes(src: str, kind: str = "policy") -> list[str]:
+    return [d.code for d in check(src, kind)]
+
+
+def cond(src: str):
+    expr, syntax = parse_expression(src, Origin("rules.yaml", 5, 11))
+    assert not syntax, syntax
+    return check_condition(expr, "rules.yaml", refs, "unlock.stage2", card_names=CARDS)
+
+
+# ---- every card of the spec passes -------------------------------------------------------
+
+# Every card written out in shared/spec/language.md, verbatim (events: the lines under `on resolve:`).
+SPEC_ADVISORS = {
+    "tycoon": "on setup:\n  money += 5\n",
+    "epidemiologist": "on setup:\n  medical += 2\n",
+    "visionary": "on setup:\n  unlock stage 3\n",
+    "beloved": "on setup:\n  policy += 2\n",
+    "security_team": "shield hand, money\n",
+    "councillor": "once when overthrown:\n  prevent\n  policy = -9\n",
+    "investor": "on setup:\n  economy += 1\n",
+    "auctioneer": "when unsold:\n  may:\n    discard it\n    money += 3\n",
+    "planner": "on setup:\n  arrange 10 tiles\n",
+    "lobbyist": "modify final_penalty by -1\n",
+}
+SPEC_POLICIES = {
+    "shut_the_door": "react reveal mild:\n  remove it\n",
+    "hospital_expansion": "on play:\n  medical += 1\n",
+    "brainstorm": "on play:\n  draw 3 from stage 1 keep 1\n",
+    "immune_training": "modify new_severe by -1 min 1\n",
+    "chloride_cure": "on play:\n  remove 1 resident\n  policy -= 1\n",
+    "policy_reserve": "on play:\n  draw 2 from stage 2\n",
+    "vaccination": "modify new_mild by -uses min 1\n",
+    "execute_infected": "on play:\n  remove any infected as n\n  policy -= 2 * n\n",
+    "life_support": "when death:\n  may pay 5:\n    prevent\n",
+    "emergency_plan": "on play:\n  draw 5 from stage 3 keep 3\n",
+}
+SPEC_EVENTS = {
+    "demonstrations": "each player where infected > healthy:\n  policy -= 1\n  disease += 1\n",
+    "audit": "each player where money < 5:\n  policy -= 1\n",
+    "food_shortage": "each player:\n  pay alive // 5 as unpaid\n  policy -= unpaid\n",
+    "united": "player with highest score:\n  policy += 3\n",
+    "last_stand": "player with lowest score:\n  policy += 3\n",
+    "doctor_death": "player with most infected:\n  policy -= 2\n  medical -= 1\n",
+    "doctor_protest": ("player with lowest policy:\n  choose k from 0 to min(3, money // 3)\n  spend 3 * k\n"
+                       "  medical -= 3 - k\n  if k == 0 or medical == 0:\n    policy -= 1\n"),
+    "charity": "each player where policy > 0:\n  money += 3\n",
+    "mutation": "each player:\n  disease += 1\n",
+    "resistance": "each player:\n  medical -= 1\n",
+    "drug_abuse": "player with highest medical:\n  medical -= 1\n",
+    "mutation_race": "player with most infected:\n  medical -= 1\n  disease += 1\n",
+    "conspiracy": "player with highest medical:\n  policy -= 1\n",
+    "price_of_resistance": "player with highest policy:\n  kill 1 healthy\n",
+}
+
+
+def _event(lines: str) -> str:
+    return "on resolve:\n" + "".join("  " + ln + "\n" for ln in lines.splitlines())
+
+
+SPEC_CARDS = ([("advisor", k, v) for k, v in SPEC_ADVISORS.items()]
+              + [("policy", k, v) for k, v in SPEC_POLICIES.items()]
+              + [("event", k, _event(v)) for k, v in SPEC_EVENTS.items()]
+              + [("combo", "quiet_graves", "on resolve:\n  policy += 1\n")])
+
+
+def test_the_spec_combo_condition_passes():
+    assert cond('played("公共墓园") and happened("游行示威")') == []
+
+
+@pytest.mark.parametrize("kind,card_id,effect", SPEC_CARDS, ids=[c[1] for c in SPEC_CARDS])
+def test_every_card_of_the_spec_passes(kind, card_id, effect):
+    assert check(effect, kind) == []
+
+
+# ---- unknown words, with did-you-mean ------------------------------------------------------
+
+def test_unknown_track_suggests_the_nearest_with_its_chinese_name():
+    [d] = check("on play:\n  medicl += 1\n")
+    assert d.code == "RK201" and d.severity == "error"
+    assert "unknown track 'medicl' — did you mean 'medical' (医疗)?" in d.message
+    assert (d.line, d.col, d.end_col) == (2, 3, 9)
+
+
+def test_a_chinese_track_name_points_to_the_english_word():
+    [d] = check("on play:\n  医疗 += 1\n")
+    assert "did you mean 'medical'" in d.message
+
+
+def test_counts_and_quantities_are_not_tracks():
+    ds = check("on play:\n  mild += 1\n  new_mild += 1\n")
+    assert [d.code for d in ds] == ["RK201", "RK201"]
+    assert "board count" in ds[0].message and "cure" in ds[0].hint
+    assert "modify new_mild" in ds[1].hint
+
+
+@pytest.mark.parametrize("src,code,word", [
+    ("on play:\n  rmove 1 mild\n", "RK202", "did you mean 'remove'"),
+    ("on play:\n  kill 1 helthy\n", "RK203", "did you mean 'healthy'"),
+    ("modify new_mld by 1\n", "RK204", "did you mean 'new_mild'"),
+    ("when deth:\n  prevent\n", "RK205", "did you mean 'death'"),
+    ("on treatmnt end:\n  money += 1\n", "RK206", "did you mean 'treatment'"),
+    ("on play:\n  player with higest score:\n    money += 1\n", "RK207", "did you mean 'highest'"),
+    ("shield hand, mony\n", "RK208", "did you mean 'money'"),
+    ("seal bordr\n", "RK209", "did you mean 'border'"),
+    ("on play:\n  money += mx(1, 2)\n", "RK210", "did you mean 'max'"),
+    ("on play:\n  money += helthy\n", "RK211", "did you mean 'healthy'"),
+])
+def test_every_unknown_word_has_a_suggestion(src, code, word):
+    ds = check(src)
+    assert [d.code for d in ds] == [code]
+    assert word in ds[0].message
+
+
+def test_unknown_name_suggests_a_name_in_scope():
+    [d] = check("on play:\n  pay 2 as unpaid\n  policy -= unpayed\n")
+    assert d.code == "RK211" and "did you mean 'unpaid'" in d.message
+    assert (d.line, d.col) == (3, 13)
+
+
+# ---- subjects, it, prevent, uses ------------------------------------------------------------
+
+def test_an_event_has_no_subject_until_a_player_block():
+    ds = check("on resolve:\n  policy -= 1\n  draw 1 from stage 1\n  each player:\n    policy -= 1\n", "event")
+    assert [(d.code, d.line) for d in ds] == [("RK212", 2), ("RK212", 3)]
+    assert "each player" in ds[0].hint
+
+
+def test_an_event_cannot_read_a_players_value_outside_a_player_block():
+    ds = check("on resolve:\n  if money > 3:\n    each player:\n      policy += 1\n", "event")
+    assert [(d.code, d.line, d.col) for d in ds] == [("RK212", 2, 6)]
+
+
+def test_each_other_player_needs_a_player_in_an_event():
+    assert codes("on resolve:\n  each other player:\n    policy -= 1\n", "event") == ["RK212"]
+    assert codes("on resolve:\n  each player:\n    each other player:\n      policy -= 1\n", "event") == []
+
+
+def test_player_with_gives_the_subject_and_its_expression_reads_it():
+    assert codes("on resolve:\n  player with most infected:\n    kill 1 healthy\n", "event") == []
+
+
+def test_it_outside_a_trigger_handler():
+    [d] = check("on play:\n  remove it\n")
+    assert d.code == "RK213"
+
+
+def test_it_of_the_wrong_type():
+    [d] = check("react reveal mild:\n  discard it\n")
+    assert d.code == "RK214" and "card" in d.message and "cell" in d.message
+    [d] = check("when unsold:\n  remove it\n", "advisor")
+    assert d.code == "RK214"
+
+
+def test_a_verb_on_it_that_can_never_act_is_a_warning():
+    [d] = check("when reveal healthy:\n  cure it\n")
+    assert (d.code, d.severity) == ("RK230", "warning")
+
+
+def test_it_in_overthrown_gives_nothing():
+    assert codes("once when overthrown:\n  remove it\n", "advisor") == ["RK213"]
+
+
+def test_prevent_only_in_death_or_overthrown():
+    assert codes("on play:\n  prevent\n") == ["RK215"]
+    assert codes("when reveal:\n  prevent\n") == ["RK215"]
+    assert codes("when death:\n  may pay 5:\n    prevent\n") == []
+
+
+def test_uses_only_in_policies():
+    assert codes("modify new_mild by -uses min 1\n", "advisor") == ["RK216"]
+    assert codes("modify new_mild by -uses min 1\n", "policy") == []
+
+
+# ---- kinds and handlers ------------------------------------------------------------------------
+
+def test_a_verb_with_a_kind_it_cannot_take():
+    [d] = check("on play:\n  cure 2 severe\n")
+    assert d.code == "RK217" and d.hint == "`cure` takes: mild"
+    assert (d.line, d.col) == (2, 10)
+
+
+def test_reveal_and_arrange_need_tiles():
+    assert codes("on play:\n  reveal 2 mild\n") == ["RK217"]
+    assert codes("on setup:\n  arrange 10 tiles\n", "advisor") == []
+    assert codes("on play:\n  kill 1 tiles\n") == ["RK217"]
+
+
+@pytest.mark.parametrize("src,kind", [
+    ("on play:\n  policy += 1\n", "event"),
+    ("on resolve:\n  policy += 1\n", "policy"),
+    ("on setup:\n  policy += 1\n", "policy"),
+    ("on round start:\n  policy += 1\n", "event"),
+    ("when death:\n  prevent\n", "combo"),
+    ("react reveal mild:\n  remove it\n", "advisor"),
+    ("modify income by 1\n", "event"),
+    ("shield hand\n", "combo"),
+])
+def test_handlers_a_card_kind_cannot_have(src, kind):
+    assert "RK218" in codes(src, kind)
+
+
+def test_phase_handlers_need_start_or_end():
+    assert codes("on treatment:\n  money += 1\n") == ["RK206"]
+    assert codes("on treatment finish:\n  money += 1\n") == ["RK206"]
+    assert codes("on round start:\n  money += 1\n") == []
+
+
+def test_duplicate_handlers_are_a_warning_pointing_at_the_first():
+    [d] = check("on play:\n  money += 1\non play:\n  money += 2\n")
+    assert (d.code, d.severity, d.line) == ("RK219", "warning", 3)
+    assert "line 1" in d.message
+
+
+def test_event_without_on_resolve_never_runs():
+    [d] = check("# only a comment\n", "event")
+    assert (d.code, d.severity) == ("RK231", "warning")
+
+
+# ---- numbers that are out of range --------------------------------------------------------------
+
+def test_keep_more_than_drawn_and_stages():
+    ds = check("on play:\n  draw 3 from stage 4 keep 5\n  unlock stage 0\n")
+    assert [d.code for d in ds] == ["RK220", "RK221", "RK220"]
+
+
+def test_repeat_limit_and_empty_choose():
+    ds = check("on play:\n  repeat 101:\n    money += 1\n  choose k from 3 to 1\n")
+    assert [d.code for d in ds] == ["RK222", "RK223"]
+
+
+def test_division_by_zero():
+    assert codes("on play:\n  money += 3 // 0\n") == ["RK232"]
+
+
+# ---- card references ------------------------------------------------------------------------------
+
+def test_references_by_id_or_name():
+    assert codes('on play:\n  if played("公共墓园") and happened("demonstrations"):\n    money += 1\n') == []
+
+
+def test_a_reference_that_does_not_exist_suggests_the_nearest():
+    [d] = check('on play:\n  if played("公共墓地"):\n    money += 1\n')
+    assert d.code == "RK224" and "did you mean '公共墓园'" in d.message
+    assert (d.line, d.col) == (2, 13)
+
+
+def test_a_reference_of_the_wrong_kind():
+    [d] = check('on play:\n  if played("游行示威"):\n    money += 1\n')
+    assert d.code == "RK224" and "is an event" in d.message
+
+
+def test_arguments_of_calls():
+    assert codes("on play:\n  if played(公共墓园):\n    money += 1\n") == ["RK225"]
+    assert codes("on play:\n  money += min(1)\n") == ["RK225"]
+    assert codes("on play:\n  money += abs(1, 2)\n") == ["RK225"]
+    assert codes("on play:\n  if unlocked(4):\n    money += 1\n") == ["RK220"]
+
+
+# ---- types -----------------------------------------------------------------------------------------
+
+def test_if_needs_true_or_false():
+    [d] = check("on play:\n  if money:\n    policy += 1\n")
+    assert d.code == "RK226" and "money > 0" in d.hint
+
+
+def test_a_comparison_used_as_a_number():
+    [d] = check("on play:\n  money += 1 + (medical > 2)\n")
+    assert d.code == "RK227" and (d.line, d.col) == (2, 17)
+
+
+def test_and_or_not_need_true_or_false():
+    assert codes("on play:\n  if not money and 1:\n    policy += 1\n") == ["RK226", "RK226"]
+
+
+def test_quoted_names_are_not_numbers():
+    assert codes('on play:\n  money += "公共墓园"\n') == ["RK227"]
+
+
+# ---- names and scopes -------------------------------------------------------------------------------
+
+def test_a_name_defined_twice_in_its_reach():
+    [d] = check("on play:\n  let k = 1\n  if k > 0:\n    let k = 2\n")
+    assert d.code == "RK228" and "line 2" in d.message and d.line == 4
+
+
+def test_sibling_blocks_may_reuse_a_name():
+    assert codes("on play:\n  if money > 1:\n    let k = 1\n    policy += k\n  else:\n    let k = 2\n"
+                 "    policy += k\n") == []
+
+
+def test_a_name_is_not_visible_outside_its_block_or_before_it():
+    ds = check("on play:\n  policy += k\n  if money > 1:\n    let k = 1\n  policy += k\n")
+    assert [(d.code, d.line) for d in ds] == [("RK211", 2), ("RK211", 5)]
+
+
+@pytest.mark.parametrize("name", ["money", "mild", "tiles", "round", "medical"])
+def test_reserved_words_cannot_be_names(name):
+    assert codes(f"on play:\n  let {name} = 1\n") == ["RK229"]
+
+
+def test_as_and_choose_names():
+    assert codes("on play:\n  remove any infected as n\n  policy -= 2 * n\n") == []
+    assert codes("on play:\n  choose n from 0 to 2\n  pay n as n\n") == ["RK228"]
+
+
+def test_modify_may_use_uses_and_counts_and_min():
+    assert codes("modify new_mild by -uses - infected // 5 min 1\n") == []
+
+
+# ---- all problems in one pass ------------------------------------------------------------------------
+
+def test_every_problem_is_reported_in_one_pass():
+    src = ("on play:\n  medicl += 1\n  cure 2 severe\n  rmove 1 mild\n  let money = 1\n  discard it\n"
+           "  prevent\n  draw 3 from stage 1 keep 4\non resolve:\n  policy += 1\n")
+    assert codes(src) == ["RK201", "RK217", "RK202", "RK229", "RK213", "RK215", "RK221", "RK218"]
+
+
+# ---- conditions ------------------------------------------------------------------------------------------
+
+def test_conditions_are_checked_and_must_be_true_or_false():
+    assert cond("severe + dead > 12 and unlocked(2)") == []
+    [d] = cond("infected + 1")
+    assert d.code == "RK226" and (d.line, d.col) == (5, 11)
+    [d] = cond("infectd > 12")
+    assert d.code == "RK211" and "did you mean 'infected'" in d.message
+
+
+def test_conditions_cannot_use_uses_or_it():
+    assert [d.code for d in cond("uses > 1 and it == 1")] == ["RK216", "RK213"]
+
+
+def test_every_code_is_documented():
+    assert all(sev in ("error", "warning", "info") and title for sev, title in CODES.values())
+    checker_src = Path(__file__).resolve().parents[1] / "rulekit/language/checker.py"
+    used = set(re.findall(r'"(RK\d{3})"', checker_src.read_text(encoding="utf-8")))
+    assert used <= set(CODES)
