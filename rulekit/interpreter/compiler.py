@@ -158,7 +158,7 @@ class Compiler:
         if verb == "reveal":
             act = lambda ctx: ctx.game.reveal_tiles(ctx, mode, ev(ctx))
         elif verb == "arrange":
-            act = lambda ctx: ctx.game.arrange(ctx, ev(ctx) if mode == "n" else 25)
+            act = lambda ctx: ctx.game.arrange(ctx, ev(ctx))
         else:
             act = lambda ctx: ctx.game.board_verb(ctx, verb, mode, ev(ctx), kind)
         if name is None:

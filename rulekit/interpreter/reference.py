@@ -76,7 +76,7 @@ def execute(s, ctx, card) -> None:
         if s.verb == "reveal":
             done = g.reveal_tiles(ctx, s.amount.mode, n)
         elif s.verb == "arrange":
-            done = g.arrange(ctx, n if s.amount.mode == "n" else 25)
+            done = g.arrange(ctx, n)
         else:
             done = g.board_verb(ctx, s.verb, s.amount.mode, n, s.kind)
         if s.as_name:

@@ -427,6 +427,9 @@ class _Checker:
             if s.kind != "tiles":
                 self.report("RK217", s.kind_pos, f"`{s.verb}` works on tiles, not '{s.kind}'",
                             hint=f"write `{s.verb} N tiles`")
+            if s.verb == "arrange" and s.amount.mode != "n":
+                self.report("RK217", s.amount.pos, "`arrange` needs a number of tiles",
+                            hint="write `arrange N tiles`, e.g. `arrange 10 tiles`")
         elif s.verb == "discard":
             self.report("RK217", s.pos, "`discard` takes only `it` (the card of an `unsold` trigger)",
                         hint="write `discard it`")
