@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from rulekit.scenarios.command import test_command
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulekit")
@@ -12,6 +14,9 @@ def main() -> None:
 
 
 # Each command lives with its stage; they register here.
+main.add_command(test_command)
+from rulekit.lint.command import lint, rule; main.add_command(lint); main.add_command(rule)  # noqa: E402, E702
+from rulekit.playtest.cli import playtest; main.add_command(playtest)  # noqa: E402, E702
 
 
 def load_or_exit(content_dir: str, include_tbd: bool = False, only_designed: bool = False):

@@ -1,0 +1,1 @@
+"""`rulekit test`: scenario files a designer writes without Python, run through the real engine."""

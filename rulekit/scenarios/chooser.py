@@ -1,0 +1,147 @@
+"""Scripted answers: each seat's list consumed in the order the questions come, then the default chooser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulekit.agents.base import DefaultChooser, Question
+from rulekit.scenarios.reader import Answer
+
+QUESTION_WORDS = {
+    "advisor": "which advisor to keep",
+    "strategy": "which draw strategy to use (1, 2 or 3)",
+    "action": "which action to take, or pass",
+    "treat": "which resident to treat next, or done",
+    "cell": "which cell",
+    "amount": "how many",
+    "choose": "which number",
+    "may": "whether to do it (yes or no)",
+    "react": "whether to play a card as a reaction (yes or no)",
+    "keep": "which card to keep",
+    "discard": "which card to discard",
+    "offer": "which card to offer in the exchange, or none",
+    "bid": "how much to bid",
+    "arrange": "where to place a tile",
+}
+NUMBER_KINDS = ("amount", "choose", "bid", "strategy")
+CARD_KINDS = ("keep", "discard", "advisor", "offer")
+_NO_OPTION = object()
+SHOWN_AT_MOST = 12
+
+
+class IllegalAnswer(Exception):
+    """A scripted answer that is not one of the question's legal answers."""
+
+    def __init__(self, seat: int, number: int, answer: Answer, question: Question, game):
+        self.seat = seat
+        self.answer = answer
+        self.question = question
+        legal = legal_answers(question, game)
+        super().__init__(f"P{seat + 1}'s answer {number} `{answer.text}` (line {answer.span.line}) is not legal: "
+                         f"{ask_text(question, game)}; legal answers: {legal}")
+
+
+class ScriptedChooser:
+    """One seat's scripted answers, in order; the scenario default chooser once they run out."""
+
+    name = "scripted"
+
+    def __init__(self, seat: int, answers: list[Answer], trace: list[str] | None = None):
+        self.seat = seat
+        self.answers = list(answers)
+        self.used = 0
+        self.default = DefaultChooser()
+        self.trace = trace
+
+    def choose(self, game, q: Question) -> Any:
+        if self.used >= len(self.answers):
+            option = self.default.choose(game, q)
+            self.note(game, q, option, "default")
+            return option
+        answer = self.answers[self.used]
+        self.used += 1
+        option = to_option(answer, q)
+        if option is _NO_OPTION or option not in q.options:
+            raise IllegalAnswer(self.seat, self.used, answer, q, game)
+        self.note(game, q, option, f"scripted, line {answer.span.line}")
+        return option
+
+    def unused(self) -> list[Answer]:
+        return self.answers[self.used:]
+
+    def note(self, game, q: Question, option: Any, how: str) -> None:
+        if self.trace is not None:
+            self.trace.append(f"{ask_text(q, game)}: {shown_option(option, game)} ({how})")
+
+
+def to_option(answer: Answer, q: Question) -> Any:
+    """The option a scripted answer stands for in this question, or _NO_OPTION."""
+    form, value, kind = answer.form, answer.value, q.kind
+    if kind in NUMBER_KINDS and form == "number":
+        return value
+    if kind in ("may", "react") and form == "bool":
+        return value
+    if kind in ("cell", "arrange", "treat") and form == "cell":
+        return value
+    if kind == "treat" and form == "done":
+        return "done"
+    if kind == "action":
+        if form == "pass":
+            return ("pass",)
+        if form == "action":
+            return value
+        if form == "card":
+            execute = ("execute", value.id)
+            return execute if execute in q.options else ("play", value.id)
+    if kind in CARD_KINDS and form == "card":
+        return value.id
+    if kind == "offer" and form == "none":
+        return None
+    return _NO_OPTION
+
+
+def ask_text(q: Question, game) -> str:
+    words = QUESTION_WORDS.get(q.kind, q.kind)
+    about = []
+    if q.card is not None:
+        about.append(_card_name(q.card, game))
+    if q.text:
+        about.append(q.text)
+    return f"P{q.seat + 1} was asked {words}" + (f" ({'; '.join(about)})" if about else "")
+
+
+def legal_answers(q: Question, game) -> str:
+    options = list(q.options)
+    if q.kind in NUMBER_KINDS and options and all(isinstance(o, int) for o in options):
+        lo, hi = min(options), max(options)
+        if len(options) == hi - lo + 1 and len(options) > 2:
+            return f"a number from {lo} to {hi}"
+    shown = [shown_option(o, game) for o in options[:SHOWN_AT_MOST]]
+    more = len(options) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def shown_option(option: Any, game) -> str:
+    """An option as it would be written in `choices:`."""
+    if isinstance(option, bool):
+        return "yes" if option else "no"
+    if option is None:
+        return "none"
+    if isinstance(option, str):
+        return option if option == "done" else _card_name(option, game)
+    if isinstance(option, tuple) and len(option) == 2 and all(isinstance(x, int) for x in option):
+        return f"[{option[0]}, {option[1]}]"
+    if isinstance(option, tuple) and option and isinstance(option[0], str):
+        word, args = option[0], option[1:]
+        if word == "pass":
+            return "pass"
+        if word == "play":
+            return _card_name(args[0], game)
+        parts = [_card_name(a, game) if isinstance(a, str) else shown_option(a, game) for a in args]
+        return f"[{word}, {', '.join(parts)}]"
+    return str(option)
+
+
+def _card_name(card_id: str, game) -> str:
+    card = game.content.lookup(card_id)
+    return card.name if card is not None else card_id

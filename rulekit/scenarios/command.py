@@ -1,0 +1,52 @@
+"""`rulekit test PATH...`: run scenario files and report (shared/spec/scenarios.md)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from rulekit.language.diagnostics import ContentError, concise
+from rulekit.scenarios.reader import ContentSource
+from rulekit.scenarios.report import report_lines
+from rulekit.scenarios.runner import find_scenarios, run_paths
+
+
+@click.command("test")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--content", "content_dir", default="content", show_default=True,
+              type=click.Path(exists=True, file_okay=False), help="The content folder the scenarios use.")
+@click.option("-v", "--verbose", is_flag=True, help="Show each step, each question answered and each expectation.")
+def test_command(paths: tuple[str, ...], content_dir: str, verbose: bool) -> None:
+    """Run the scenario files (*.scenario.yaml) found under PATH..."""
+    if not find_scenarios(paths):
+        click.echo(f"no scenario files (*.scenario.yaml) under {', '.join(paths)}", err=True)
+        sys.exit(1)
+    source = ContentSource(content_dir)
+    lines = content_problems(source)
+    results = run_paths(paths, source, verbose=verbose)
+    _print(lines + report_lines(results, verbose=verbose))
+    sys.exit(0 if all(r.passed for r in results) else 1)
+
+
+def content_problems(source: ContentSource) -> list[tuple[str, str | None]]:
+    """The content folder's own errors, shown once before the scenarios (which then cannot run)."""
+    try:
+        source.base()
+    except ContentError as err:
+        errors = [d for d in err.diagnostics if d.severity == "error"]
+        return [(concise(d), "red") for d in errors] + [(f"The content in {source.root} has {len(errors)} error(s).", "bold red"), ("", None)]
+    return []
+
+
+def _print(lines) -> None:
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.text import Text
+
+        console = Console(highlight=False, soft_wrap=True)
+        for text, style in lines:
+            console.print(Text(text, style=style or ""))
+        return
+    for text, _ in lines:
+        click.echo(text)
