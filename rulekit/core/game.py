@@ -284,7 +284,7 @@ class Game(EffectOps):
         costs = {s: c for s, c in self.strategy_costs(seat).items() if c <= p.money}
         choice = self.ask(seat, "strategy", sorted(costs), text="draw strategy")
         if costs[choice]:
-            self.lose_money(seat, costs[choice], "strategy")
+            self.spend_money(seat, costs[choice], "strategy")
         for stage in STRATEGIES[choice]:
             card = self.draw_policy(stage)
             if card is not None:
@@ -363,11 +363,11 @@ class Game(EffectOps):
     def do_action(self, seat: int, action) -> None:
         kind = action[0]
         if kind == "bury":
-            self.lose_money(seat, self.quantity(seat, "bury_cost", 1), "bury")
+            self.spend_money(seat, self.quantity(seat, "bury_cost", 1), "bury")
             self.set_cell(B.idx(*action[1]), B.EMPTY, "bury")
         elif kind == "relocate":
             a, b = B.idx(*action[1]), B.idx(*action[2])
-            self.lose_money(seat, self.quantity(seat, "relocate_cost", 1), "relocate")
+            self.spend_money(seat, self.quantity(seat, "relocate_cost", 1), "relocate")
             state = self.board[a]
             self.set_cell(a, B.EMPTY, "relocate")
             self.set_cell(b, state, "relocate")

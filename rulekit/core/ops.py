@@ -159,7 +159,6 @@ class EffectOps:
             p.money -= n
             self.record("money", seat=seat, delta=-n, money=p.money, why=why)
 
-    lose_money = spend_money
 
     def add_score(self, seat: int, delta: int, why: str) -> None:
         p = self.ps[seat]
