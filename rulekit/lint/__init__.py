@@ -1,0 +1,1 @@
+"""`rulekit lint`: every problem of the content, with a code, a position and a documented rule."""

@@ -1,0 +1,135 @@
+"""`rulekit lint` and `rulekit rule`: parse options, run the linter, render, choose the exit code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+import rulekit
+from rulekit.lint import render
+from rulekit.lint.filters import Selection, SelectorError, parse_selectors
+from rulekit.lint.rules import RULES, closest, get
+
+DEFAULT_PATH = Path("content")
+EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def _stdout_is_terminal() -> bool:
+    stream = click.get_text_stream("stdout")
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def _console():
+    from rich.console import Console
+    return Console(file=click.get_text_stream("stdout"), force_terminal=True, highlight=False, soft_wrap=True)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--output-format", type=click.Choice(render.FORMATS), default="full", show_default=True,
+              help="full: each problem with its source line; concise: one line each; "
+                   "json, sarif, github: for tools and CI.")
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Only these codes or prefixes, comma-separated (RK2,RK301). Repeatable.")
+@click.option("--ignore", multiple=True, metavar="CODES",
+              help="Not these codes or prefixes, comma-separated. Repeatable.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
+@click.option("--no-cache", is_flag=True, help="Check every file again, without reading or writing the cache.")
+@click.pass_context
+def lint(ctx: click.Context, paths: tuple[Path, ...], output_format: str, select: tuple[str, ...],
+         ignore: tuple[str, ...], exit_zero: bool, no_cache: bool) -> None:
+    """Check content: YAML, card fields, effects, and the folder as a whole.
+
+    PATHS are content folders, kind folders or single YAML files (default: content/).
+    A file is checked together with its content folder, so references to other cards
+    resolve; only the problems of the paths given are shown.
+
+    Silence a code on one line with a comment `# rulekit: noqa: RK201` (several codes:
+    `noqa: RK201, RK202`; every code: `# rulekit: noqa`), in the YAML or in the effect.
+
+    `rulekit rule RK201` explains a code. Each file's results are cached in
+    .rulekit_cache/ in the content folder (or $RULEKIT_CACHE_DIR), keyed by its content.
+
+    Exit status: 0 no errors or warnings (notes alone are fine), 1 errors or warnings
+    found, 2 a wrong option or an internal error.
+    """
+    if not paths:
+        if not DEFAULT_PATH.is_dir():
+            raise click.UsageError("there is no content/ folder here; give the folder to check, "
+                                   "such as `rulekit lint path/to/content`")
+        paths = (DEFAULT_PATH,)
+    try:
+        selection = Selection(parse_selectors(select, "--select", RULES), parse_selectors(ignore, "--ignore", RULES))
+    except SelectorError as err:
+        raise click.UsageError(str(err)) from None
+    from rulekit.lint.run import lint as run_lint
+
+    try:
+        report = run_lint(paths, selection, use_cache=not no_cache)
+        _show(report, output_format)
+    except Exception as err:  # one clear line for the designer, never a traceback
+        detail = " ".join(str(err).split())[:200]
+        click.echo(f"rulekit lint: internal error ({type(err).__name__}: {detail}). "
+                   "This is a bug in rulekit, not in your cards; please report it.", err=True)
+        ctx.exit(EXIT_USAGE)
+    problems = report.count("error") + report.count("warning")
+    ctx.exit(EXIT_PROBLEMS if problems and not exit_zero else EXIT_CLEAN)
+
+
+def _show(report, output_format: str) -> None:
+    diags = report.diagnostics
+    if output_format == "json":
+        click.echo(render.as_json(diags))
+        return
+    if output_format == "sarif":
+        click.echo(render.as_sarif(diags, list(RULES.values()), rulekit.__version__))
+        return
+    if output_format == "github":
+        for d in diags:
+            click.echo(render.github_line(d))
+    elif output_format == "concise":
+        for d in diags:
+            click.echo(render.concise_line(d))
+    else:
+        _show_full(report)
+    click.echo(render.summary(diags, report.files))
+
+
+def _show_full(report) -> None:
+    if _stdout_is_terminal():
+        from rich.text import Text
+        console = _console()
+
+        def emit(segments: render.Segments) -> None:
+            console.print(Text.assemble(*((text, style or "") for text, style in segments)))
+    else:
+        def emit(segments: render.Segments) -> None:
+            click.echo("".join(text for text, _ in segments))
+
+    for d in report.diagnostics:
+        for segments in render.full_lines(d, report.lines):
+            emit(segments)
+        emit([])
+
+
+@click.command()
+@click.argument("code", required=False)
+def rule(code: str | None) -> None:
+    """Explain a diagnostic code, such as RK101 (without CODE: list every code)."""
+    if code is None:
+        width = max(len(r.severity) for r in RULES.values())
+        for r in RULES.values():
+            click.echo(f"{r.code}  {r.severity:<{width}}  {r.title}")
+        return
+    found = get(code)
+    if found is None:
+        guess = closest(code)
+        tip = f" — did you mean '{guess}'?" if guess else ""
+        raise click.UsageError(f"no rule has the code '{code}'{tip} (`rulekit rule` lists them all)")
+    text = found.markdown(level=1)
+    if _stdout_is_terminal():
+        from rich.markdown import Markdown
+        _console().print(Markdown(text))
+    else:
+        click.echo(text.rstrip("\n"))

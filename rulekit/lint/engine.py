@@ -1,0 +1,189 @@
+"""check_paths split in two: per-file work (cacheable), then the whole-folder checks over its results.
+
+The loader checks a content folder in one go. To reuse the work of files that did not change,
+each file's own checks (YAML, schema, effect syntax and meaning) run here on their own and
+give a `FileFacts`; the folder checks (duplicate ids, references, combos, deck sizes, counts)
+then run over the facts of every file, cached or not. The loader's own steps do the work, so
+the result equals `check_paths` — tests/test_lint_engine.py holds the two together.
+
+A card's effect is checked with every card reference taken as valid and the references
+recorded; when the folder turns out to lack one of them, that card's effect is checked
+again against the real folder, so messages about missing cards are never stale.
+
+The cache keeps facts `slim`: of each card only what the folder checks read (its fields,
+the positions of the card, its id, name and `when:`, and the `when:` condition). A folder
+check that needs more (say, the parsed effects) must be added to `slim`; the tests compare
+warm runs with check_paths on every rule example to catch it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from rulekit.content import loader
+from rulekit.content.rules import DEFAULT_RULES, check_rules, merge_rules, rules_located
+from rulekit.content.yamlpos import Located
+from rulekit.language.diagnostics import Diagnostic
+
+
+@dataclass(frozen=True)
+class Checked:
+    """Meaning problems of one effect or condition, and the card references it made."""
+
+    diags: tuple[Diagnostic, ...]
+    refs: frozenset[tuple[str, str]]
+
+
+@dataclass
+class FileFacts:
+    """What a card file's own checks produce; depends on nothing but the file."""
+
+    drafts: list = field(default_factory=list)          # the loader's drafts, effects parsed
+    diags: list[Diagnostic] = field(default_factory=list)
+    checked: list[Checked] = field(default_factory=list)   # one per draft
+    full: bool = True                                   # False: slim drafts, effects not kept
+
+
+# The positions of a card the folder checks report at.
+_FOLDER_PATHS: tuple[tuple, ...] = ((), ("id",), ("name",), ("when",))
+
+
+def slim(facts: FileFacts) -> FileFacts:
+    """The facts with each draft cut down to what the folder checks read (smaller, faster to load)."""
+    drafts = []
+    for d in facts.drafts:
+        values = {p: d.loc.values[p] for p in _FOLDER_PATHS if p in d.loc.values}
+        drafts.append(replace(d, loc=Located(d.loc.data, d.loc.file, values, {}), program=None))
+    return FileFacts(drafts, facts.diags, facts.checked, full=False)
+
+
+@dataclass
+class RulesFacts:
+    """What rules.yaml's own checks produce."""
+
+    loc: Located | None
+    diags: list[Diagnostic]
+    checked: Checked
+
+
+class _Recorder:
+    """A card-reference lookup that says yes to everything and remembers what it was asked."""
+
+    def __init__(self) -> None:
+        self.refs: set[tuple[str, str]] = set()
+
+    def __call__(self, kind: str, ref: str) -> bool:
+        self.refs.add((kind, ref))
+        return True
+
+
+def card_file_facts(path: Path, kind: str | None, file: str) -> FileFacts:
+    run = loader._Run(None)
+    loader._read_file(run, path, kind, file)
+    for draft in run.drafts:
+        loader._validate(run, draft)
+    facts = FileFacts(run.drafts, run.diags)
+    for draft in run.drafts:
+        run.diags = []
+        asked = _Recorder()
+        loader._check_effects(run, draft, asked, {})
+        facts.checked.append(Checked(tuple(run.diags), frozenset(asked.refs)))
+    return facts
+
+
+def rules_file_facts(path: Path, file: str) -> RulesFacts:
+    loc, diags = rules_located(path, file)
+    asked = _Recorder()
+    checked = check_rules(loc, asked)
+    return RulesFacts(loc, diags, Checked(tuple(checked), frozenset(asked.refs)))
+
+
+class Source:
+    """Where file facts come from: computed, or a cache in front of that (see cache.py)."""
+
+    def card_file(self, path: Path, kind: str | None, file: str) -> FileFacts:
+        return card_file_facts(path, kind, file)
+
+    def rules_file(self, path: Path, file: str) -> RulesFacts:
+        return rules_file_facts(path, file)
+
+
+def _refs_hold(checked: Checked, refs: Callable[[str, str], bool]) -> bool:
+    return all(refs(kind, ref) for kind, ref in checked.refs)
+
+
+def check_root(root: Path | None, loose: Iterable[Path], source: Source) -> list[Diagnostic]:
+    """Every diagnostic of one content folder (and of loose files checked with it)."""
+    run = loader._Run(root)
+    pending: list[tuple[FileFacts, int, Path, str | None, str]] = []
+    rules: RulesFacts | None = None
+
+    def add(facts: FileFacts, path: Path, kind: str | None, file: str) -> None:
+        run.drafts += facts.drafts
+        run.diags += facts.diags
+        pending.extend((facts, i, path, kind, file) for i in range(len(facts.drafts)))
+
+    if root is not None:
+        if not root.is_dir():
+            run.report("RK008", "no such content folder", str(root))
+        else:
+            rules_file = root / "rules.yaml"
+            if rules_file.is_file():
+                rules = source.rules_file(rules_file, str(rules_file))
+                run.rules_loc = rules.loc
+                run.diags += rules.diags
+            for p in loader._yaml_files(root):
+                rel = p.relative_to(root)
+                kind = loader.KIND_FOLDERS.get(rel.parts[0]) if len(rel.parts) > 1 else None
+                if kind is not None:
+                    add(source.card_file(p, kind, str(p)), p, kind, str(p))
+                elif p != rules_file:
+                    run.report("RK007", "this YAML file is outside advisors/, policies/, events/ and combos/, "
+                                        "so it is ignored", str(p), hint="move it into the folder of its kind")
+    for p in loose:
+        add(source.card_file(p, None, str(p)), p, None, str(p))
+
+    refs, names = loader._references(run)
+    fresh: dict[str, FileFacts] = {}
+    for facts, i, path, kind, file in pending:
+        if _refs_hold(facts.checked[i], refs):
+            run.diags += facts.checked[i].diags
+            continue
+        if not facts.full:           # a slim draft has no effect text left: read its file again
+            if file not in fresh:
+                fresh[file] = card_file_facts(path, kind, file)
+            facts = fresh[file]
+        loader._check_effects(run, facts.drafts[i], refs, names)
+    if rules is not None:
+        run.diags += rules.checked.diags if _refs_hold(rules.checked, refs) else check_rules(rules.loc, refs,
+                                                                                              card_names=names)
+    data = rules.loc.data if rules is not None and rules.loc is not None and isinstance(rules.loc.data, dict) else {}
+    cards = loader._cards(run, False, False)
+    loader._folder_checks(run, cards, merge_rules(DEFAULT_RULES, data), False, False)
+    return run.diags
+
+
+def check(paths: Iterable[str | Path], source: Source | None = None) -> list[Diagnostic]:
+    """The diagnostics `check_paths(paths)` gives, with file facts taken from `source`."""
+    source = source or Source()
+    roots: list[Path] = []
+    loose: list[Path] = []
+    wanted: list[Path] = []
+    diags: list[Diagnostic] = []
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            diags.append(Diagnostic("RK008", "error", "no such file or folder", str(p)))
+            continue
+        wanted.append(p.resolve())
+        root = loader._root_of(p)
+        if root is None:
+            loose.append(p)
+        elif root not in roots:
+            roots.append(root)
+    for i, root in enumerate(roots or ([None] if loose else [])):
+        found = check_root(root, loose if i == 0 else [], source)
+        diags += [d for d in found if loader._asked(d, root, wanted)]
+    return sorted(diags, key=Diagnostic.sort_key)

@@ -1,0 +1,1550 @@
+"""The rule registry: one documented rule per diagnostic code; this text is the user documentation.
+
+`rulekit rule CODE`, `docs/lint-rules.md` and the SARIF rule list all read from here. Every
+code any module can emit has an entry (a test holds us to it), and every entry's Example is a
+card that really gets its code while its fix really does not (another test).
+"""
+
+from __future__ import annotations
+
+import difflib
+import textwrap
+from dataclasses import dataclass
+
+from rulekit.language.checker import CODES
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One diagnostic code and its documentation, in the words a card designer uses."""
+
+    code: str
+    name: str          # a short kebab-case name, as code-scanning tools show it
+    severity: str      # error | warning | info (from the checker's CODES table)
+    title: str         # one line (from CODES)
+    what: str          # What it does
+    why: str           # Why it matters
+    example: str       # a card (or rules.yaml) that gets this code
+    fix: str           # How to fix, in words
+    fixed: str         # the example, fixed ('' when the fix is not a change of the file)
+    path: str | None = "policies/example.yaml"   # where the example sits in a content folder
+    fixed_path: str | None = None                  # where the fixed example sits, if it moved
+    context: tuple[tuple[str, str], ...] = ()      # other files the example needs: (path, text)
+    encoding: str = "utf-8"                        # how the example file is saved
+    lang: str = "yaml"
+
+    @property
+    def demo(self) -> bool:
+        """True when the example is a file that gets this code (tests check each one)."""
+        return self.path is not None
+
+    def markdown(self, level: int = 2) -> str:
+        h, sub = "#" * level, "#" * (level + 1)
+        title = self.title[:1].upper() + self.title[1:]
+        out = [f"{h} {self.code} {self.name}", "", f"**{title}** · severity: {self.severity}", "",
+               f"{sub} What it does", "", _para(self.what), "",
+               f"{sub} Why it matters", "", _para(self.why), "",
+               f"{sub} Example", ""]
+        out += _files(self.path, self.example, self.lang, self.encoding, self.context)
+        out += [f"{sub} How to fix", "", _para(self.fix), ""]
+        if self.fixed:
+            out += _files(self.fixed_path or self.path, self.fixed, self.lang, "utf-8", ())
+        return "\n".join(out)
+
+
+def _para(text: str) -> str:
+    return textwrap.dedent(text).strip()
+
+
+def _block(text: str) -> str:
+    return textwrap.dedent(text).strip("\n")
+
+
+def _files(path: str | None, text: str, lang: str, encoding: str,
+           context: tuple[tuple[str, str], ...]) -> list[str]:
+    out: list[str] = []
+    for other, body in context:
+        out += [f"With `{other}`:", "", f"```{lang}", _block(body), "```", ""]
+    if path is not None:
+        saved = f" (saved as {encoding.upper()})" if encoding != "utf-8" else ""
+        out += [f"In `{path}`{saved}:", ""]
+    return out + [f"```{lang}", _block(text), "```", ""]
+
+
+def _rule(code: str, name: str, what: str, why: str, example: str, fix: str, fixed: str, **more) -> Rule:
+    severity, title = CODES[code]
+    return Rule(code, name, severity, title, what, why, example, fix, fixed, **more)
+
+
+def _rules(*rules: Rule) -> dict[str, Rule]:
+    table: dict[str, Rule] = {}
+    for rule in rules:
+        assert rule.code not in table, rule.code
+        table[rule.code] = rule
+    return dict(sorted(table.items()))
+
+
+HOSPITAL = """
+- id: hospital_expansion
+  name: 医院扩容
+  stage: 1
+  price: 2
+  effect: |
+    on play:
+      medical += 1
+"""
+
+
+def _policy(effect: str, *, id: str = "field_hospital", name: str = "野战医院", stage: int = 2,
+            price: int = 3, extra: str = "") -> str:
+    """A policy card around an effect, for the examples."""
+    body = textwrap.indent(textwrap.dedent(effect).strip("\n"), "    ")
+    return f"""
+- id: {id}
+  name: {name}
+  stage: {stage}
+  price: {price}{extra}
+  effect: |
+{body}
+"""
+
+
+def _card(kind_fields: str, effect: str) -> str:
+    body = textwrap.indent(textwrap.dedent(effect).strip("\n"), "    ")
+    return f"\n{textwrap.dedent(kind_fields).strip(chr(10))}\n  effect: |\n{body}\n"
+
+
+RULES: dict[str, Rule] = _rules(
+    # ---- RK0xx: files, YAML and card fields ------------------------------------------------
+    _rule(
+        "RK001", "yaml-syntax",
+        """
+        Reads each content file as YAML and reports the first place where it is not valid
+        YAML: a missing `:` after a field name, a line that does not line up with the fields
+        above it, a tab used for indentation, a quote that is never closed.
+        """,
+        """
+        YAML is the notation every card is written in; where it cannot be read, rulekit sees
+        none of the cards of the file. Fix this first: the other checks of the file only run
+        once it reads.
+        """,
+        """
+        - id: hospital_expansion
+          name 医院扩容
+          stage: 1
+          price: 2
+        """,
+        """
+        Each field is `name: value`, with a `:` and a space. All fields of a card start in
+        the same column, and indentation is made of spaces, never tabs. Put text that
+        contains `: ` or starts with `*`, `&`, `@` or a backquote in quotes.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: 2
+        """,
+    ),
+    _rule(
+        "RK002", "not-utf8",
+        """
+        Checks that each content file is UTF-8 text without control characters.
+        """,
+        """
+        Card names and flavour text are Chinese; a file saved in another encoding (GBK,
+        Big5) or a binary file copied by mistake would turn them into nonsense, so rulekit
+        reads nothing from it rather than something wrong.
+        """,
+        """
+        # 第一阶段政策 — this file was saved as GBK
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: 2
+        """,
+        """
+        Save the file as UTF-8: in most editors, "Save with encoding" or "Reopen with
+        encoding → GBK" then "Save with encoding → UTF-8". The text itself does not change.
+        """,
+        """
+        # 第一阶段政策 — saved as UTF-8
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: 2
+        """,
+        encoding="gbk",
+    ),
+    _rule(
+        "RK003", "duplicate-key",
+        """
+        Finds a field written twice in the same card (or twice in the same part of
+        rules.yaml).
+        """,
+        """
+        YAML silently keeps only one of the two values, so the card would not be what you
+        see: you might change the first `price:` and wonder why nothing happens.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: 2
+          price: [2, 3, 4]
+        """,
+        """
+        Keep the one value you mean and delete the other.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: [2, 3, 4]
+        """,
+    ),
+    _rule(
+        "RK004", "empty-file",
+        """
+        Finds a content file with no card in it (empty, or only comments).
+        """,
+        """
+        An empty file is usually a card that was forgotten or a file saved before it was
+        written. It does no harm, so this is a warning.
+        """,
+        """
+        # 第四阶段政策: cards to come
+        """,
+        """
+        Write the cards into the file, or delete the file.
+        """,
+        HOSPITAL,
+    ),
+    _rule(
+        "RK005", "unreadable-file",
+        """
+        Reports a content file that the computer does not let rulekit open.
+        """,
+        """
+        A card that cannot be read is missing from every check and every game.
+        """,
+        """
+        $ rulekit lint content
+        content/policies/stage1.yaml: RK005 cannot read this file: Permission denied
+        """,
+        """
+        Check the file's permissions (or whether another program locks it) and that it is a
+        plain file. This is about the computer, not about the card.
+        """,
+        "",
+        path=None, lang="text",
+    ),
+    _rule(
+        "RK006", "not-a-card",
+        """
+        Checks that a card file holds one card (fields such as `id:` and `name:`) or a list
+        of cards (each starting with `- `).
+        """,
+        """
+        rulekit reads every card as a set of fields. A list of names or a single line of text
+        is not a card, so nothing in the file could be used.
+        """,
+        """
+        - 医院扩容
+        - 集思广益
+        """,
+        """
+        Write each card as fields under its `- `.
+        """,
+        HOSPITAL,
+    ),
+    _rule(
+        "RK007", "file-outside-kind-folders",
+        """
+        Finds YAML files in a content folder that are not in `advisors/`, `policies/`,
+        `events/` or `combos/` (and are not `rules.yaml`).
+        """,
+        """
+        The folder a file sits in says what kind of card it holds, so rulekit ignores a file
+        elsewhere: its cards would silently be missing from the game.
+        """,
+        HOSPITAL,
+        """
+        Move the file into the folder of its kind.
+        """,
+        HOSPITAL,
+        path="cards/stage1.yaml", fixed_path="policies/stage1.yaml",
+    ),
+    _rule(
+        "RK008", "no-such-path",
+        """
+        Reports a file or folder to check that does not exist.
+        """,
+        """
+        Nothing can be checked there; usually the path has a typing mistake.
+        """,
+        """
+        >>> check_paths(["contnet"])
+        contnet: RK008 no such file or folder
+        """,
+        """
+        Give the path of an existing content folder or file. (`rulekit lint` itself stops
+        with a usage error, exit status 2, before checking anything.)
+        """,
+        "",
+        path=None, lang="text",
+    ),
+    _rule(
+        "RK010", "wrong-value",
+        """
+        Checks every field's value against what the field takes: `stage` is 1, 2 or 3,
+        `price` a whole number or a list of them, `copies` a whole number, `status` one of
+        `designed`, `proposed`, `tbd`, and so on, in cards and in rules.yaml. The position
+        is the value's own.
+        """,
+        """
+        The game reads these values directly; a price written as text or a stage that does
+        not exist would make the card impossible to draw or to pay for.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 4
+          price: 2, 3, 4
+        """,
+        """
+        Write the value the message asks for. A list goes in square brackets; numbers
+        without quotes.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: [2, 3, 4]
+        """,
+    ),
+    _rule(
+        "RK011", "unknown-field",
+        """
+        Finds a field the card's kind does not have, most often a typing mistake such as
+        `pirce:`, and suggests the nearest known field.
+        """,
+        """
+        A misspelt field is silently meaningless: the card would be played with no price at
+        all. A field of another kind (a `stage:` on an event) is a sign the card is in the
+        wrong folder.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          pirce: 2
+        """,
+        """
+        Correct the field's name (the message suggests one), or move free text into
+        `notes:`.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: 2
+        """,
+    ),
+    _rule(
+        "RK012", "missing-field",
+        """
+        Finds a card without a field its kind needs: every card an `id` and a `name`, a
+        policy its `stage`, a combo its `when`, and every card not marked `status: tbd` an
+        `effect`.
+        """,
+        """
+        Without them the card cannot be named in other cards, put in a deck, or do anything
+        when it is played.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          price: 2
+          effect: |
+            on play:
+              medical += 1
+        """,
+        """
+        Add the missing field. A card whose effect is not decided yet gets `status: tbd`
+        instead of an effect.
+        """,
+        HOSPITAL,
+    ),
+    _rule(
+        "RK013", "wrong-kind",
+        """
+        Checks that each card's kind is clear: it comes from the folder (`policies/` holds
+        policies), and a `kind:` field, where given, must agree with the folder.
+        """,
+        """
+        The kind decides everything about a card: which deck it is in, which fields it has,
+        which handlers its effect may use. A card whose kind is unclear cannot be checked.
+        """,
+        """
+        - id: mutation
+          name: 病毒变异
+          kind: event
+          effect: |
+            on resolve:
+              each player:
+                disease += 1
+        """,
+        """
+        Move the card into the folder of its kind (here `events/`), or correct `kind:`.
+        """,
+        """
+        - id: mutation
+          name: 病毒变异
+          kind: event
+          effect: |
+            on resolve:
+              each player:
+                disease += 1
+        """,
+        fixed_path="events/example.yaml",
+    ),
+    _rule(
+        "RK014", "tbd-with-effect",
+        """
+        Finds a card marked `status: tbd` that has an effect anyway.
+        """,
+        """
+        `tbd` means "no effect yet": the card is left out of the decks and its effect is
+        ignored. If the effect is written, the status is probably out of date.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: 2
+          status: tbd
+          effect: |
+            on play:
+              medical += 1
+        """,
+        """
+        Change the status to `proposed` (an effect suggested, awaiting a decision) or remove
+        `status:` (designed), or delete the effect.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: 2
+          status: proposed
+          effect: |
+            on play:
+              medical += 1
+        """,
+    ),
+    # ---- RK1xx: the effect text cannot be read ------------------------------------------
+    _rule(
+        "RK101", "effect-syntax",
+        """
+        Reads the `effect` text (and `when:` conditions) and reports each place where it
+        stops making sense: a missing `:` at the end of a line that opens a block, a word or
+        sign where another was expected, a tab, a curly quote “…” or a full-width sign such
+        as `（` or `：` copied from a Chinese document.
+        """,
+        """
+        A card whose effect cannot be read cannot be played: the game would not know what it
+        does. The message says what was expected at that place, in the language's words.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: 2
+          effect: |
+            on play
+              medical += 1
+        """,
+        """
+        Write what the message asks for at the caret. Here the line that opens the
+        `on play` block needs a `:` at its end. Signs are half-width (`:`, `(`, `=`), names
+        are quoted with straight quotes `"…"`, and indentation uses spaces.
+        """,
+        HOSPITAL,
+    ),
+    _rule(
+        "RK102", "effect-indentation",
+        """
+        Checks the indentation of the effect: its first line starts at the left edge, and a
+        line that ends a block lines up with a block it belongs to.
+        """,
+        """
+        Indentation says which lines belong to which block (`on play:`, `if …:`,
+        `each player:`). A line indented by an amount no block uses could belong to either,
+        so the card's meaning is unclear.
+        """,
+        """
+        - id: doctor_death
+          name: 医生殉职
+          effect: |
+            on resolve:
+              player with most infected:
+                  policy -= 2
+                medical -= 1
+        """,
+        """
+        Give every line of one block the same indentation (two spaces per level is the
+        custom). Here both lines belong to the `player with` block.
+        """,
+        """
+        - id: doctor_death
+          name: 医生殉职
+          effect: |
+            on resolve:
+              player with most infected:
+                policy -= 2
+                medical -= 1
+        """,
+        path="events/example.yaml",
+    ),
+    _rule(
+        "RK103", "effect-too-deep",
+        """
+        Stops reading an effect whose blocks or brackets are nested more than 32 levels
+        deep, or whose line chains more than 200 signs such as `+` and `and`.
+        """,
+        """
+        No card needs that much nesting; it comes from a copying mistake or a generated file
+        gone wrong, and reading it would make every check slow. The limit keeps checks fast
+        and messages clear.
+        """,
+        _policy("""
+            on play:
+              money += ((((((((((((((((((((((((((((((((((1))))))))))))))))))))))))))))))))))
+        """),
+        """
+        Write the expression more simply, or break it into steps with `let`.
+        """,
+        _policy("""
+            on play:
+              money += 1
+        """),
+    ),
+    # ---- RK2xx: the effect does not make sense --------------------------------------------
+    _rule(
+        "RK201", "unknown-track",
+        """
+        Checks the word before `+=`, `-=` or `=`: it must be a track (`medical` 医疗,
+        `disease` 疾病, `policy` 政策, `score` 计分, `economy` 经济) or `money` 金钱. Suggests
+        the nearest one.
+        """,
+        """
+        Only tracks can change. A misspelt track would otherwise change nothing, and a board
+        count (`mild`) or a quantity (`new_mild`) is changed in other ways.
+        """,
+        _policy("""
+            on play:
+              medicl += 1
+        """),
+        """
+        Write the track's English name. To change the board use a verb (`cure 1 mild`); to
+        change a quantity, a declaration (`modify new_mild by -1`).
+        """,
+        _policy("""
+            on play:
+              medical += 1
+        """),
+    ),
+    _rule(
+        "RK202", "unknown-verb",
+        """
+        Checks the first word of a statement such as `cure 1 mild`: it must be a verb of the
+        language (`cure treat infect worsen kill remove reveal arrange discard`).
+        """,
+        """
+        The verbs are the only ways an effect can change the board; a word the game does not
+        know cannot be carried out.
+        """,
+        _policy("""
+            on play:
+              heal 2 mild
+        """),
+        """
+        Use the verb the message suggests. `cure` turns mild into healthy (治愈), `treat`
+        severe into mild (治疗).
+        """,
+        _policy("""
+            on play:
+              cure 2 mild
+        """),
+    ),
+    _rule(
+        "RK203", "unknown-kind",
+        """
+        Checks the word after a verb's amount: it must be a kind of resident (`healthy mild
+        severe dead infected alive resident`).
+        """,
+        """
+        The kind says which residents the verb acts on; an unknown word leaves that open.
+        """,
+        _policy("""
+            on play:
+              cure 2 sick
+        """),
+        """
+        Write one of the kinds; `infected` means mild or severe, `alive` healthy, mild or
+        severe, `resident` alive or dead.
+        """,
+        _policy("""
+            on play:
+              cure 2 mild
+        """),
+    ),
+    _rule(
+        "RK204", "unknown-quantity",
+        """
+        Checks the word after `modify`: it must be one of the quantities the game computes
+        (`new_mild new_severe new_dead discovery income mild_cost severe_cost final_penalty
+        bury_cost relocate_cost`).
+        """,
+        """
+        `modify` changes how the game computes a number each round. A quantity that does not
+        exist would be a rule the game never applies; a new one needs a change to the game
+        itself.
+        """,
+        _policy("""
+            modify new_sever by -1 min 1
+        """, id="immune_training", name="免疫训练", stage=1),
+        """
+        Use the quantity the message suggests. To change a track once, write a handler:
+        `on play:` then `medical += 1`.
+        """,
+        _policy("""
+            modify new_severe by -1 min 1
+        """, id="immune_training", name="免疫训练", stage=1),
+    ),
+    _rule(
+        "RK205", "unknown-trigger",
+        """
+        Checks the words after `when`, `once when` and `react`: they must be a trigger
+        (`reveal`, `reveal mild`, `reveal healthy`, `death`, `overthrown`, `unsold`).
+        """,
+        """
+        A trigger says when the card acts; an unknown one would never happen.
+        """,
+        _policy("""
+            when dying:
+              may pay 5:
+                prevent
+        """, id="life_support", name="生命维持", extra="\n  switchable: true"),
+        """
+        Use one of the triggers; `death` is "a resident of mine is about to die".
+        """,
+        _policy("""
+            when death:
+              may pay 5:
+                prevent
+        """, id="life_support", name="生命维持", extra="\n  switchable: true"),
+    ),
+    _rule(
+        "RK206", "unknown-handler",
+        """
+        Checks the words after `on`: `play`, `setup`, `resolve`, or a phase (`round income
+        reserve actions treatment spread exchange event`) followed by `start` or `end`.
+        """,
+        """
+        The handler says when the block runs. A misspelt phase, or a phase without `start`
+        or `end`, would leave the card's timing undefined.
+        """,
+        _policy("""
+            on spred start:
+              disease -= 1
+        """),
+        """
+        Write the phase's English name and `start` or `end`.
+        """,
+        _policy("""
+            on spread start:
+              disease -= 1
+        """),
+    ),
+    _rule(
+        "RK207", "unknown-superlative",
+        """
+        Checks the word after `player with`: `highest`, `lowest`, `most` or `fewest`.
+        """,
+        """
+        It decides which player the block visits; any other word leaves that open.
+        """,
+        _card("""
+            - id: united
+              name: 团结一致
+        """, """
+            on resolve:
+              player with biggest score:
+                policy += 3
+        """),
+        """
+        Use one of the four words: `highest`/`most` pick the largest value, `lowest`/`fewest`
+        the smallest; every tied player is visited.
+        """,
+        _card("""
+            - id: united
+              name: 团结一致
+        """, """
+            on resolve:
+              player with highest score:
+                policy += 3
+        """),
+        path="events/example.yaml",
+    ),
+    _rule(
+        "RK208", "unknown-shield",
+        """
+        Checks what a `shield` declaration protects: `hand` and `money`.
+        """,
+        """
+        Only hand cards and money can be shielded from others' cards, events and combos;
+        anything else would be a promise the game does not keep.
+        """,
+        _card("""
+            - id: security_team
+              name: 安保团队
+        """, """
+            shield cards, money
+        """),
+        """
+        Write `shield hand`, `shield money` or `shield hand, money`.
+        """,
+        _card("""
+            - id: security_team
+              name: 安保团队
+        """, """
+            shield hand, money
+        """),
+        path="advisors/example.yaml",
+    ),
+    _rule(
+        "RK209", "unknown-seal",
+        """
+        Checks what a `seal` declaration closes: `border`.
+        """,
+        """
+        `seal border` stops contagion from other players' boards; nothing else can be sealed.
+        """,
+        _policy("""
+            seal borders
+        """, id="quarantine", name="封锁边境"),
+        """
+        Write `seal border`.
+        """,
+        _policy("""
+            seal border
+        """, id="quarantine", name="封锁边境"),
+    ),
+    _rule(
+        "RK210", "unknown-function",
+        """
+        Checks the name before `(` in an expression: a predicate (`played event happened
+        unlocked`) or a function (`min max abs`).
+        """,
+        """
+        The game computes only these; an unknown function has no value.
+        """,
+        _policy("""
+            on play:
+              if playd("医院扩容"):
+                medical += 2
+        """),
+        """
+        Use the name the message suggests.
+        """,
+        _policy("""
+            on play:
+              if played("医院扩容"):
+                medical += 2
+        """),
+        context=(("policies/stage1.yaml", HOSPITAL),),
+    ),
+    _rule(
+        "RK211", "unknown-name",
+        """
+        Checks each name read in an expression: a track, `money`, a board count (`healthy
+        mild severe dead infected alive tiles`), `revealed`, `hand`, `round`, `players`,
+        `uses`, or a name made earlier in the block by `let`, `choose` or `as`.
+        """,
+        """
+        A name the game does not know has no value, so the expression cannot be computed.
+        Quantities (`new_mild` …) are computed by the game during a phase and cannot be read.
+        """,
+        _policy("""
+            on play:
+              money += helthy // 2
+        """),
+        """
+        Correct the name (the message suggests the nearest), or make it first with `let`.
+        """,
+        _policy("""
+            on play:
+              money += healthy // 2
+        """),
+    ),
+    _rule(
+        "RK212", "no-player",
+        """
+        Finds a statement or value that belongs to a player where there is none: in an
+        event's `on resolve:` outside `each player:` and `player with …:`.
+        """,
+        """
+        An event is nobody's card. `policy -= 1` there does not say whose policy track goes
+        down; the player block says who.
+        """,
+        _card("""
+            - id: audit
+              name: 财政审查
+        """, """
+            on resolve:
+              policy -= 1
+        """),
+        """
+        Put the statement inside a player block.
+        """,
+        _card("""
+            - id: audit
+              name: 财政审查
+        """, """
+            on resolve:
+              each player where money < 5:
+                policy -= 1
+        """),
+        path="events/example.yaml",
+    ),
+    _rule(
+        "RK213", "it-without-trigger",
+        """
+        Finds `it` where no trigger gives it a meaning. `it` is the cell of a `reveal` or
+        `death` trigger, or the card of an `unsold` trigger.
+        """,
+        """
+        Outside such a handler there is no "it": the game would not know which cell or card
+        is meant.
+        """,
+        _policy("""
+            on play:
+              remove it
+        """, id="shut_the_door", name="拒之门外", stage=1, price=1),
+        """
+        Use a trigger handler, or name the residents with a kind and an amount
+        (`remove 1 mild`).
+        """,
+        _policy("""
+            react reveal mild:
+              remove it
+        """, id="shut_the_door", name="拒之门外", stage=1, price=1),
+    ),
+    _rule(
+        "RK214", "it-wrong-type",
+        """
+        Checks that a verb can act on the `it` of its trigger: board verbs take a cell
+        (`reveal`, `death`), `discard` takes a card (`unsold`).
+        """,
+        """
+        `it` in an `unsold` handler is a card, which has no residents to remove; the
+        statement cannot be carried out.
+        """,
+        _card("""
+            - id: auctioneer
+              name: 拍卖师
+        """, """
+            when unsold:
+              may:
+                remove it
+                money += 3
+        """),
+        """
+        Use a verb that fits what `it` is.
+        """,
+        _card("""
+            - id: auctioneer
+              name: 拍卖师
+        """, """
+            when unsold:
+              may:
+                discard it
+                money += 3
+        """),
+        path="advisors/example.yaml",
+    ),
+    _rule(
+        "RK215", "prevent-outside-handler",
+        """
+        Finds `prevent` outside a `death` or `overthrown` handler.
+        """,
+        """
+        `prevent` cancels what is about to happen; only a death and an overthrow can be
+        cancelled.
+        """,
+        _policy("""
+            when reveal mild:
+              prevent
+        """, id="shut_the_door", name="拒之门外", stage=1, price=1),
+        """
+        Put it under `when death:` or `once when overthrown:`, or act on the cell instead
+        (`remove it`).
+        """,
+        _policy("""
+            when reveal mild:
+              remove it
+        """, id="shut_the_door", name="拒之门外", stage=1, price=1),
+    ),
+    _rule(
+        "RK216", "uses-outside-policy",
+        """
+        Finds `uses` (how many times this card was executed) in a card that is not a policy.
+        """,
+        """
+        Only policies are executed, possibly several times (`price: [2, 3, 4]`); an advisor,
+        event or combo has no count of executions.
+        """,
+        _card("""
+            - id: investor
+              name: 投资人
+        """, """
+            on setup:
+              economy += uses
+        """),
+        """
+        Use a number or another value.
+        """,
+        _card("""
+            - id: investor
+              name: 投资人
+        """, """
+            on setup:
+              economy += 1
+        """),
+        path="advisors/example.yaml",
+    ),
+    _rule(
+        "RK217", "verb-wrong-kind",
+        """
+        Checks that a verb can act on the kind given: `cure` takes mild, `treat` severe,
+        `infect` healthy, `worsen` mild, `kill` a living kind, `remove` any kind; `reveal`
+        and `arrange` take tiles; `discard` takes only `it`.
+        """,
+        """
+        `cure 1 severe` has no meaning in the game: curing turns a mild case into a healthy
+        resident, and a severe case must first be treated.
+        """,
+        _policy("""
+            on play:
+              cure 1 severe
+        """),
+        """
+        Use the verb that fits the kind, or the kind that fits the verb.
+        """,
+        _policy("""
+            on play:
+              treat 1 severe
+        """),
+    ),
+    _rule(
+        "RK218", "handler-not-for-kind",
+        """
+        Checks that each handler and declaration suits the card's kind: `on play` and
+        `react` for policies, `on setup` for advisors, `on resolve` for events and combos;
+        lasting handlers (`when …`, `on PHASE start`) and declarations only for advisors and
+        policies.
+        """,
+        """
+        A handler the card's kind never reaches would silently never run: an event is never
+        "played", it is resolved when drawn.
+        """,
+        _card("""
+            - id: charity
+              name: 慈善捐款
+        """, """
+            on play:
+              each player where policy > 0:
+                money += 3
+        """),
+        """
+        Use the handler of the card's kind.
+        """,
+        _card("""
+            - id: charity
+              name: 慈善捐款
+        """, """
+            on resolve:
+              each player where policy > 0:
+                money += 3
+        """),
+        path="events/example.yaml",
+    ),
+    _rule(
+        "RK219", "duplicate-handler",
+        """
+        Finds the same handler twice in one card, such as two `on play:` blocks.
+        """,
+        """
+        Both blocks run, which is rarely what was meant; usually a block was copied and the
+        first one forgotten.
+        """,
+        _policy("""
+            on play:
+              medical += 1
+            on play:
+              money += 1
+        """),
+        """
+        Merge the two blocks into one.
+        """,
+        _policy("""
+            on play:
+              medical += 1
+              money += 1
+        """),
+    ),
+    _rule(
+        "RK220", "no-such-stage",
+        """
+        Checks stage numbers in `draw … from stage K`, `unlock stage K` and `unlocked(K)`:
+        the game has stages 1, 2 and 3.
+        """,
+        """
+        There is no deck for another stage to draw from or unlock.
+        """,
+        _policy("""
+            on play:
+              draw 2 from stage 4
+        """, id="policy_reserve", name="政策储备"),
+        """
+        Use 1, 2 or 3.
+        """,
+        _policy("""
+            on play:
+              draw 2 from stage 3
+        """, id="policy_reserve", name="政策储备"),
+    ),
+    _rule(
+        "RK221", "keep-more-than-drawn",
+        """
+        Finds `draw N from stage K keep M` with M larger than N.
+        """,
+        """
+        A player cannot keep more cards than were drawn; the numbers are probably swapped.
+        """,
+        _policy("""
+            on play:
+              draw 1 from stage 1 keep 3
+        """, id="brainstorm", name="集思广益", stage=1, price=2),
+        """
+        Keep at most as many as are drawn.
+        """,
+        _policy("""
+            on play:
+              draw 3 from stage 1 keep 1
+        """, id="brainstorm", name="集思广益", stage=1, price=2),
+    ),
+    _rule(
+        "RK222", "repeat-too-many",
+        """
+        Finds `repeat N:` with N above 100.
+        """,
+        """
+        A block repeated so often would stall the game; no card of this size needs it.
+        """,
+        _policy("""
+            on play:
+              repeat 1000:
+                cure 1 mild
+        """),
+        """
+        Use a smaller number, or an amount (`cure all mild`).
+        """,
+        _policy("""
+            on play:
+              cure all mild
+        """),
+    ),
+    _rule(
+        "RK223", "empty-choice",
+        """
+        Finds `choose NAME from A to B` with A larger than B.
+        """,
+        """
+        The player would have no number to pick, and the game stops with an error at that
+        card.
+        """,
+        _policy("""
+            on play:
+              choose k from 3 to 0
+              spend k
+              medical += k
+        """),
+        """
+        Write the smaller number first.
+        """,
+        _policy("""
+            on play:
+              choose k from 0 to 3
+              spend k
+              medical += k
+        """),
+    ),
+    _rule(
+        "RK224", "unknown-card",
+        """
+        Checks the quoted name in `played("…")`, `event("…")` and `happened("…")`: a policy
+        (for `played`) or an event (for the other two) of the content, by id or by name.
+        """,
+        """
+        A condition about a card that does not exist is never true, so the effect behind it
+        would never happen, most often because of a typing mistake in the name.
+        """,
+        _policy("""
+            on play:
+              if played("医院扩建"):
+                medical += 2
+        """),
+        """
+        Write the card's `name:` or `id:` exactly (the message suggests the nearest).
+        """,
+        _policy("""
+            on play:
+              if played("医院扩容"):
+                medical += 2
+        """),
+        context=(("policies/stage1.yaml", HOSPITAL),),
+    ),
+    _rule(
+        "RK225", "wrong-arguments",
+        """
+        Checks what is inside the brackets of a call: `min(a, b)` and `max(a, b)` take two
+        values, `abs(a)` one; `played`, `event` and `happened` take one quoted name,
+        `unlocked` one stage number.
+        """,
+        """
+        With a missing or extra value the result is undefined; a name without quotes is read
+        as a value, not as a card.
+        """,
+        _policy("""
+            on play:
+              money += min(3)
+        """),
+        """
+        Give the call what it takes; card names go in straight quotes.
+        """,
+        _policy("""
+            on play:
+              money += min(3, hand)
+        """),
+    ),
+    _rule(
+        "RK226", "needs-condition",
+        """
+        Checks that `if`, `elif`, `where`, `when:` and unlock conditions are true/false: a
+        comparison (`money > 5`), a predicate (`played("…")`), or `and`/`or`/`not` of them.
+        """,
+        """
+        `if money:` does not say what about money matters; the game does not guess.
+        """,
+        _policy("""
+            on play:
+              if money:
+                money -= 1
+                medical += 1
+        """),
+        """
+        Compare the value with something.
+        """,
+        _policy("""
+            on play:
+              if money > 0:
+                money -= 1
+                medical += 1
+        """),
+    ),
+    _rule(
+        "RK227", "needs-number",
+        """
+        Checks that arithmetic, amounts, prices and track changes use numbers, not a
+        true/false condition, a quoted name or `it`.
+        """,
+        """
+        `policy += money > 5` cannot be computed: "money is more than 5" is true or false,
+        not an amount.
+        """,
+        _policy("""
+            on play:
+              policy += money > 5
+        """),
+        """
+        Use an `if` for the condition and a number for the amount.
+        """,
+        _policy("""
+            on play:
+              if money > 5:
+                policy += 1
+        """),
+    ),
+    _rule(
+        "RK228", "name-defined-twice",
+        """
+        Finds a name made by `let`, `choose` or `as` made again where the first one is
+        still visible.
+        """,
+        """
+        Two values with one name make the effect ambiguous: which one does a later line
+        mean?
+        """,
+        _policy("""
+            on play:
+              let n = mild // 2
+              let n = severe
+              cure n mild
+        """),
+        """
+        Give the second value its own name.
+        """,
+        _policy("""
+            on play:
+              let n = mild // 2
+              let m = severe
+              cure n mild
+              treat m severe
+        """),
+    ),
+    _rule(
+        "RK229", "reserved-name",
+        """
+        Finds a `let`, `choose` or `as` name that is already a word of the language: a
+        track, a board count, a kind, a keyword or `it`.
+        """,
+        """
+        `remove any infected as dead` would hide the board count `dead` for the rest of the
+        block, and every later `dead` would mean something else.
+        """,
+        _policy("""
+            on play:
+              remove any infected as dead
+              policy -= 2 * dead
+        """, id="execute_infected", name="处决感染者", stage=3),
+        """
+        Choose another name, such as `n` or `removed`.
+        """,
+        _policy("""
+            on play:
+              remove any infected as n
+              policy -= 2 * n
+        """, id="execute_infected", name="处决感染者", stage=3),
+    ),
+    _rule(
+        "RK230", "it-never-changes",
+        """
+        Finds a verb on `it` that can never act on that cell: in a `reveal mild` handler
+        `it` is mild, so `treat it` (severe → mild) does nothing.
+        """,
+        """
+        The card would be played and paid for to no effect; usually the wrong verb was
+        chosen.
+        """,
+        _policy("""
+            react reveal mild:
+              treat it
+        """, id="shut_the_door", name="拒之门外", stage=1, price=1),
+        """
+        Use a verb that acts on what the trigger reveals.
+        """,
+        _policy("""
+            react reveal mild:
+              cure it
+        """, id="shut_the_door", name="拒之门外", stage=1, price=1),
+    ),
+    _rule(
+        "RK231", "never-runs",
+        """
+        Finds an effect that can never do anything: no handler and no declaration, or an
+        event or combo without `on resolve:`.
+        """,
+        """
+        The card would be drawn, played and paid for with no effect at all.
+        """,
+        _policy("""
+            # medical += 1
+        """),
+        """
+        Write the handler of the card's kind, or mark the card `status: tbd` until its
+        effect is decided.
+        """,
+        _policy("""
+            on play:
+              medical += 1
+        """),
+    ),
+    _rule(
+        "RK232", "division-by-zero",
+        """
+        Finds `// 0`.
+        """,
+        """
+        Dividing by zero has no result; the game would stop at that card.
+        """,
+        _policy("""
+            on play:
+              money += alive // 0
+        """),
+        """
+        Divide by a number that is never 0.
+        """,
+        _policy("""
+            on play:
+              money += alive // 5
+        """),
+    ),
+    # ---- RK3xx: the content folder as a whole ---------------------------------------------
+    _rule(
+        "RK301", "duplicate-id",
+        """
+        Finds two cards with the same `id`, across all files and kinds.
+        """,
+        """
+        Cards, scenarios and game logs name cards by id; with two cards under one id, any of
+        them could be meant.
+        """,
+        HOSPITAL + """
+- id: hospital_expansion
+  name: 野战医院
+  stage: 2
+  price: 3
+  effect: |
+    on play:
+      medical += 2
+""",
+        """
+        Give one of the cards a new id (snake_case letters, digits and `_`).
+        """,
+        HOSPITAL + """
+- id: field_hospital
+  name: 野战医院
+  stage: 2
+  price: 3
+  effect: |
+    on play:
+      medical += 2
+""",
+    ),
+    _rule(
+        "RK302", "duplicate-name",
+        """
+        Finds two cards of the same kind with the same `name`.
+        """,
+        """
+        Other cards refer to cards by name (`played("医院扩容")`); two policies with one
+        name make that ambiguous, and players could not tell the cards apart.
+        """,
+        HOSPITAL + """
+- id: field_hospital
+  name: 医院扩容
+  stage: 2
+  price: 3
+  effect: |
+    on play:
+      medical += 2
+""",
+        """
+        Rename one of the cards.
+        """,
+        HOSPITAL + """
+- id: field_hospital
+  name: 野战医院
+  stage: 2
+  price: 3
+  effect: |
+    on play:
+      medical += 2
+""",
+    ),
+    _rule(
+        "RK303", "combo-never-fires",
+        """
+        Finds a combo whose `when:` can never be true because a card it needs is never in
+        play: marked `status: tbd` (left out of the decks) or with `copies: 0`.
+        """,
+        """
+        Such a combo is dead text: no game can ever show it. Usually the card it waits for
+        has not been designed yet.
+        """,
+        """
+        - id: quiet_graves
+          name: 入土为安
+          when: played("公共墓园")
+          effect: |
+            on resolve:
+              policy += 1
+        """,
+        """
+        Design the card the combo needs (give it an effect and a status other than `tbd`, and
+        copies), or change the combo's condition.
+        """,
+        """
+        - id: quiet_graves
+          name: 入土为安
+          when: played("医院扩容")
+          effect: |
+            on resolve:
+              policy += 1
+        """,
+        path="combos/example.yaml",
+        context=(("policies/stage1.yaml", HOSPITAL + """
+- id: public_cemetery
+  name: 公共墓园
+  stage: 1
+  status: tbd
+"""),),
+    ),
+    _rule(
+        "RK304", "small-stage",
+        """
+        Counts the policy cards of each stage (copies included) and warns when a stage has
+        fewer than the players of rules.yaml (`players:`, 4 by default).
+        """,
+        """
+        Each player draws from these decks, and cards like `draw 5 from stage 3 keep 3`
+        draw several at once; a deck this small runs dry in the first rounds.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: 2
+          copies: 4
+          effect: |
+            on play:
+              medical += 1
+        - id: vaccination
+          name: 疫苗接种
+          stage: 2
+          price: 3
+          copies: 4
+          effect: |
+            modify new_mild by -uses min 1
+        - id: emergency_plan
+          name: 应急预案
+          stage: 3
+          price: 5
+          copies: 1
+          effect: |
+            on play:
+              draw 5 from stage 3 keep 3
+        """,
+        """
+        Add cards or copies to the stage, or lower `players:` if the game is meant for
+        fewer.
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: 2
+          copies: 4
+          effect: |
+            on play:
+              medical += 1
+        - id: vaccination
+          name: 疫苗接种
+          stage: 2
+          price: 3
+          copies: 4
+          effect: |
+            modify new_mild by -uses min 1
+        - id: emergency_plan
+          name: 应急预案
+          stage: 3
+          price: 5
+          copies: 4
+          effect: |
+            on play:
+              draw 5 from stage 3 keep 3
+        """,
+    ),
+    _rule(
+        "RK305", "proposed-cards",
+        """
+        Counts the cards marked `status: proposed`: an effect or a value suggested where the
+        design document gives none.
+        """,
+        """
+        Proposed cards play like designed ones, but they are suggestions; the count is a
+        reminder of the decisions the designer still has to make. It is a note, not a
+        problem: `rulekit lint` still exits 0.
+        """,
+        """
+        - id: hygiene_kits
+          name: 派发卫生用品
+          stage: 1
+          price: 1
+          status: proposed
+          effect: |
+            on play:
+              disease -= 1
+        """,
+        """
+        Decide: keep the card as it is and remove `status: proposed` (it becomes designed),
+        change it, or delete it. To hide the count, `--ignore RK305`.
+        """,
+        """
+        - id: hygiene_kits
+          name: 派发卫生用品
+          stage: 1
+          price: 1
+          effect: |
+            on play:
+              disease -= 1
+        """,
+    ),
+    _rule(
+        "RK306", "tbd-cards",
+        """
+        Counts the cards marked `status: tbd`: cards the document names but whose effect is
+        not written yet.
+        """,
+        """
+        tbd cards are left out of the decks, so games are played without them. The count is
+        a reminder, not a problem: `rulekit lint` still exits 0.
+        """,
+        """
+        - id: hygiene_kits
+          name: 派发卫生用品
+          stage: 1
+          price: 1
+          status: tbd
+        """,
+        """
+        Write the card's effect and remove `status: tbd` (or mark it `proposed`). To hide
+        the count, `--ignore RK306`.
+        """,
+        """
+        - id: hygiene_kits
+          name: 派发卫生用品
+          stage: 1
+          price: 1
+          effect: |
+            on play:
+              disease -= 1
+        """,
+    ),
+)
+
+
+def get(code: str) -> Rule | None:
+    return RULES.get(code.strip().upper())
+
+
+def closest(code: str) -> str | None:
+    """The known code nearest to a mistyped one (RK2O1 -> RK201); None for a prefix or a stranger."""
+    word = code.strip().upper().replace("O", "0")
+    if len(word) != 5:
+        return None
+    close = difflib.get_close_matches(word, list(RULES), n=1, cutoff=0.75)
+    return close[0] if close else None
