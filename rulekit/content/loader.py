@@ -387,7 +387,8 @@ def _folder_checks(run: _Run, cards: list[Card], rules: dict[str, Any],
     proposed = sum(1 for d in run.drafts if d.kind and d.status == "proposed")
     tbd = sum(1 for d in run.drafts if d.kind and d.status == "tbd")
     if proposed:
-        run.report("RK305", f"{proposed} proposed card{'s' if proposed != 1 else ''} await the designer's decision", where)
+        run.report("RK305", (f"{proposed} proposed cards await the designer's decision" if proposed != 1
+                    else "1 proposed card awaits the designer's decision"), where)
     if tbd:
         run.report("RK306", f"{tbd} card{'s are' if tbd != 1 else ' is'} marked tbd (no effect yet, left out of the decks)",
                    where)

@@ -474,7 +474,7 @@ class _Checker:
         if it_type not in takes:
             trig = self.handler.event if self.handler else ""
             self.report("RK214", s.pos,
-                        f"`{s.verb}` takes {_IT_WORDS[takes[0]]}, but `it` in a `{trig}` handler is {_IT_WORDS[it_type]}")
+                        f"`{s.verb}` takes {_IT_WORDS[takes[0]]}, but `it` in {_a(trig)} handler is {_IT_WORDS[it_type]}")
             return
         self.it_never_changes(s)
 
@@ -491,7 +491,7 @@ class _Checker:
     def it_type(self, pos: ast.Pos) -> str | None:
         trig = registry.TRIGGERS.get(self.handler.event) if self.handler and self.handler.form != "on" else None
         if trig is None or trig.binds is None:
-            where = f"in a `{self.handler.event}` handler" if self.handler and trig else "here"
+            where = f"in {_a(self.handler.event)} handler" if self.handler and trig else "here"
             self.report("RK213", pos, f"`it` means nothing {where}",
                         hint="`it` is the cell of a reveal or death trigger, or the card of an unsold trigger")
             return None
@@ -507,7 +507,7 @@ class _Checker:
         self.number(s.keep, "`keep`")
         n, keep = const_value(s.count), const_value(s.keep)
         if n is not None and keep is not None and keep > n:
-            self.report("RK221", s.keep.pos, f"`keep {keep}` is more than the {n} cards drawn",
+            self.report("RK221", s.keep.pos, f"`keep {keep}` is more than the {n} card{'s' if n != 1 else ''} drawn",
                         hint=f"keep at most {n}")
 
     def stage_number(self, e: ast.Expr, form: str) -> None:
@@ -738,3 +738,8 @@ def check_condition(expr: ast.Expr, file: str, card_ref_exists: RefExists | None
     except RecursionError:
         checker.report("RK103", expr.pos, "this condition is nested too deeply to check")
     return sorted(checker.diags, key=Diagnostic.sort_key)
+
+
+def _a(word: str) -> str:
+    """'a `death`' or 'an `unsold`'."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} `{word}`"
