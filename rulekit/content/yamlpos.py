@@ -300,6 +300,13 @@ _PLAIN = (
     ("while scanning an alias", "a '*' starts an alias here", "put text that starts with '*' in quotes"),
     ("while scanning an anchor", "a '&' starts an anchor here", "put text that starts with '&' in quotes"),
     ("found character '@'", "'@' cannot start a value", "put the text in quotes"),
+    ("found '<stream end>'", "the file ends before this value is complete", "close every '[' and '{' you opened"),
+    ("expected ',' or ']'", "a list in [ ] is not closed, or two items lack a ',' between them",
+     "write lists as [a, b, c]"),
+    ("expected ',' or '}'", "a mapping in { } is not closed, or two entries lack a ',' between them",
+     "write mappings as {key: value, key: value}"),
+    ("block sequence entries are not allowed here", "a '- ' list item where a value was expected",
+     "start the list on the line after the key, indented"),
     ("found character '`'", "'`' cannot start a value", "put the text in quotes"),
 )
 
