@@ -105,6 +105,7 @@ class TrackChange(Node):
 class Let(Node):
     name: str
     expr: Expr
+    name_pos: Pos = NOPOS
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,7 @@ class Choose(Node):
     name: str
     lo: Expr
     hi: Expr
+    name_pos: Pos = NOPOS
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,7 @@ class Spend(Node):
 class Pay(Node):
     amount: Expr
     as_name: str | None
+    as_pos: Pos = NOPOS
 
 
 @dataclass(frozen=True)
@@ -171,6 +174,7 @@ class VerbStmt(Node):
     as_name: str | None
     verb_pos: Pos
     kind_pos: Pos
+    as_pos: Pos = NOPOS
 
 
 @dataclass(frozen=True)
@@ -209,6 +213,7 @@ class Handler(Node):
     edge: str | None        # on PHASE start/end: 'start' | 'end'
     body: tuple[Stmt, ...]
     event_pos: Pos
+    edge_pos: Pos = NOPOS
 
 
 @dataclass(frozen=True)

@@ -237,7 +237,7 @@ class _Checker:
     def on_handler(self, h: ast.Handler, head: ast.Pos) -> None:
         if h.event in registry.ON_HANDLERS:
             if h.edge is not None:
-                self.report("RK206", head, f"`on {h.event}` takes no '{h.edge}'", hint=f"write `on {h.event}:`")
+                self.report("RK206", h.edge_pos, f"`on {h.event}` takes no '{h.edge}'", hint=f"write `on {h.event}:`")
             kinds = registry.ON_HANDLERS[h.event]
             if self.kind not in kinds:
                 only = " and ".join(_KIND_PLURAL[k] for k in kinds)
@@ -263,7 +263,7 @@ class _Checker:
             return
         guess = nearest(h.edge, ["start", "end"])
         extra = f" — did you mean '{guess}'?" if guess else ""
-        self.report("RK206", head, f"unknown phase moment '{h.edge}'{extra}",
+        self.report("RK206", h.edge_pos, f"unknown phase moment '{h.edge}'{extra}",
                     hint=f"write `on {h.event} start:` or `on {h.event} end:`")
 
     def lasting_only(self, pos: ast.Pos, what: str) -> None:
@@ -350,7 +350,7 @@ class _Checker:
 
     def s_let(self, s: ast.Let) -> None:
         t = self.value(s.expr)
-        self.define(s.name, "let", t, s.pos)
+        self.define(s.name, "let", t, s.name_pos)
 
     def s_if(self, s: ast.If) -> None:
         for cond, body in s.branches:
@@ -396,7 +396,7 @@ class _Checker:
         if lo is not None and hi is not None and lo > hi:
             self.report("RK223", _span(s.lo.pos, s.hi.pos), f"`choose {s.name} from {lo} to {hi}` leaves nothing to choose",
                         hint="the first number must not be larger than the second")
-        self.define(s.name, "choose", NUM, s.pos)
+        self.define(s.name, "choose", NUM, s.name_pos)
 
     def s_may(self, s: ast.May) -> None:
         self.needs_subject(s, "`may`")
@@ -415,7 +415,7 @@ class _Checker:
         self.needs_subject(s, "`pay`")
         self.number(s.amount, "`pay`")
         if s.as_name is not None:
-            self.define(s.as_name, "as", NUM, s.pos)
+            self.define(s.as_name, "as", NUM, s.as_pos)
 
     def s_verbstmt(self, s: ast.VerbStmt) -> None:
         self.needs_subject(s, f"`{s.verb}`")
@@ -436,7 +436,7 @@ class _Checker:
         else:
             self.unknown_verb(s.verb, s.verb_pos)
         if s.as_name is not None:
-            self.define(s.as_name, "as", NUM, s.pos)
+            self.define(s.as_name, "as", NUM, s.as_pos)
 
     def board_kind(self, s: ast.VerbStmt) -> None:
         verb = registry.VERBS[s.verb]

@@ -136,7 +136,8 @@ class _Builder:
         if t.data == "on_handler":
             names = [c for c in ch if isinstance(c, Token) and c.type == "NAME"]
             edge = names[1].value if len(names) > 1 else None
-            return ast.Handler(p, "on", names[0].value, edge, self.block(ch[-1]), self.pos_of(names[0]))
+            edge_pos = self.pos_of(names[1]) if len(names) > 1 else ast.NOPOS
+            return ast.Handler(p, "on", names[0].value, edge, self.block(ch[-1]), self.pos_of(names[0]), edge_pos)
         if t.data in ("when_handler", "once_handler", "react_handler"):
             trig = next(c for c in ch if isinstance(c, Tree) and c.data == "trigger")
             form = {"when_handler": "when", "once_handler": "once", "react_handler": "react"}[t.data]
@@ -162,18 +163,21 @@ class _Builder:
         if d == "track_change":
             return ast.TrackChange(p, ch[0].value, ch[1].value, self.expr(ch[2]), self.pos_of(ch[0]))
         if d == "let_stmt":
-            return ast.Let(p, ch[1].value, self.expr(ch[3]))
+            return ast.Let(p, ch[1].value, self.expr(ch[3]), self.pos_of(ch[1]))
         if d == "choose_stmt":
-            return ast.Choose(p, ch[1].value, self.expr(ch[3]), self.expr(ch[5]))
+            return ast.Choose(p, ch[1].value, self.expr(ch[3]), self.expr(ch[5]), self.pos_of(ch[1]))
         if d == "spend_stmt":
             return ast.Spend(p, self.expr(ch[1]))
         if d == "pay_stmt":
-            return ast.Pay(p, self.expr(ch[1]), ch[3].value if len(ch) > 3 else None)
+            if len(ch) > 3:
+                return ast.Pay(p, self.expr(ch[1]), ch[3].value, self.pos_of(ch[3]))
+            return ast.Pay(p, self.expr(ch[1]), None)
         if d == "verb_stmt":
             amount = self.amount(ch[1])
             as_name = ch[4].value if len(ch) > 4 else None
+            as_pos = self.pos_of(ch[4]) if len(ch) > 4 else ast.NOPOS
             return ast.VerbStmt(p, ch[0].value, amount, ch[2].value, as_name,
-                                self.pos_of(ch[0]), self.pos_of(ch[2]))
+                                self.pos_of(ch[0]), self.pos_of(ch[2]), as_pos)
         if d == "verb_it_stmt":
             return ast.VerbIt(p, ch[0].value, self.pos_of(ch[0]))
         if d == "draw_stmt":
