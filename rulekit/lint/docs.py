@@ -38,6 +38,10 @@ def markdown() -> str:
 
 
 def main() -> None:
+    """`python -m rulekit.lint.docs [PATH]` rewrites docs/lint-rules.md (or PATH) from the registry."""
+    if len(sys.argv) > 1 and sys.argv[1].startswith("-"):
+        print(main.__doc__)
+        return
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else DOC_PATH
     path.write_text(markdown(), encoding="utf-8")
     print(f"wrote {path} ({len(RULES)} rules)")
