@@ -156,9 +156,6 @@ def account(game, log: list) -> list[str]:
                 elif rec["before"] == "mild" and rec["after"] == "healthy":
                     cured[seat] = cured.get(seat, 0) + 1
             if e == "round_start" and rec["round"] != current:
-                if current is not None:
-                    out.extend(_round_tail(game, deaths, cured, current))
-                deaths, cured = {}, {}
                 current = rec["round"]
                 out.append("")
                 out.append(f"── 第 {current} 回合 Round {current} " + "─" * 40)
@@ -186,10 +183,13 @@ def account(game, log: list) -> list[str]:
             out.append(f"  {who} would be overthrown, but is saved")
         elif e == "death_prevented":
             out.append(f"  a death at {tuple(rec['cell'])} is prevented")
+        elif e == "tracks":
+            out.extend(_round_tail(deaths, cured))
+            deaths, cured = {}, {}
+            out.extend(_tracks_lines(rec["players"]))
         elif e == "error":
             out.append(f"  效果出错 EFFECT ERROR: {rec['message']}")
-    if current is not None:
-        out.extend(_round_tail(game, deaths, cured, current))
+    out.extend(_round_tail(deaths, cured))
     return out
 
 
@@ -202,17 +202,25 @@ END_WORDS = {
 }
 
 
-def _round_tail(game, deaths, cured, rnd) -> list[str]:
+def _round_tail(deaths, cured) -> list[str]:
     bits = []
     if cured:
         bits.append("cured " + ", ".join(f"P{s + 1}×{n}" for s, n in sorted(cured.items())))
     if deaths:
         bits.append("deaths " + ", ".join(f"P{s + 1}×{n}" for s, n in sorted(deaths.items())))
     out = ["  " + "; ".join(bits)] if bits else []
-    hist = game.score_history
-    if rnd - 1 < len(hist):
-        out.append("  scores after the round: " + "  ".join(f"P{s + 1} {v}" for s, v in enumerate(hist[rnd - 1])))
     return out
+
+
+def _tracks_lines(players: list[dict]) -> list[str]:
+    """One compact line per seat: tracks, money and board counts at the end of a round."""
+    lines = []
+    for s, t in enumerate(players):
+        tag = "  (out)" if t["out"] else ""
+        lines.append(f"    P{s + 1} 医疗 med {t['medical']:>2} 疾病 dis {t['disease']:>2} 政策 pol {t['policy']:>3} "
+                     f"计分 score {t['score']:>3} 经济 eco {t['economy']:>2} $ {t['money']:>2} | "
+                     f"H {t['healthy']:>2} M {t['mild']:>2} S {t['severe']:>2} D {t['dead']:>2} # {t['tiles']:>2}{tag}")
+    return lines
 
 
 def status_table(game) -> list[str]:

@@ -202,6 +202,8 @@ class Game(EffectOps):
                 return
         self.run_phase_handlers("round", "end")
         self.score_history.append(tuple(p.score for p in self.ps))
+        if self.log is not None:
+            self.record("tracks", players=[self.snapshot(s) for s in range(self.players)])
         if self.over:
             return
         if not self.event_deck and self.last_event is not None:
@@ -680,6 +682,14 @@ class Game(EffectOps):
                 p.score += total
                 self.record("final_score", seat=s, delta=total, score=p.score)
         self.record("final", scores=[p.score for p in self.ps], winners=list(self.winners()))
+
+    def snapshot(self, seat: int) -> dict:
+        """A seat's tracks, money and board counts, for logs and accounts."""
+        p = self.ps[seat]
+        out = {name: getattr(p, name) for name in self.bounds}
+        out.update({k: self.count(seat, k) for k in ("healthy", "mild", "severe", "dead", "tiles")})
+        out["out"] = p.out
+        return out
 
     def winners(self) -> tuple[int, ...]:
         pool = self.active_players()
