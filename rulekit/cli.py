@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from rulekit.lint.command import lint, rule
+from rulekit.playtest.cli import playtest
 from rulekit.scenarios.command import test_command
 
 
@@ -14,9 +16,8 @@ def main() -> None:
 
 
 # Each command lives with its stage; they register here.
-main.add_command(test_command)
-from rulekit.lint.command import lint, rule; main.add_command(lint); main.add_command(rule)  # noqa: E402, E702
-from rulekit.playtest.cli import playtest; main.add_command(playtest)  # noqa: E402, E702
+for command in (lint, rule, test_command, playtest):
+    main.add_command(command)
 
 
 def load_or_exit(content_dir: str, include_tbd: bool = False, only_designed: bool = False):

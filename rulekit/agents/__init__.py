@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rulekit.agents.base import Chooser, DefaultChooser, Question, RandomAgent
 
+__all__ = ["Chooser", "DefaultChooser", "Question", "RandomAgent", "agent_names", "make_agent"]
+
 
 def agent_names() -> list[str]:
     return sorted(_factories())
@@ -12,10 +14,8 @@ def agent_names() -> list[str]:
 def _factories():
     out = {"random": lambda seed, seat: RandomAgent(seed, seat),
            "default": lambda seed, seat: DefaultChooser()}
-    try:
-        from rulekit.agents.greedy import GreedyAgent
-    except ImportError:  # the greedy agent arrives with the playtest runner
-        return out
+    from rulekit.agents.greedy import GreedyAgent
+
     out["greedy"] = lambda seed, seat: GreedyAgent(seed, seat)
     return out
 

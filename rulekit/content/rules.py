@@ -27,6 +27,7 @@ DEFAULT_RULES: dict[str, Any] = {
     "exchange": {"auction": "sealed"},
     "combos": {"repeat": "once"},
     "max_rounds": 14,
+    "actions": {"max_per_phase": 50},
     "out_players_can_win": False,
     # Not params of rules.md, but content/rules.yaml may restate them: the registry's ranges.
     "tracks": {t.name: {"min": t.lo, "max": t.hi, "start": t.start} for t in registry.TRACKS.values()},

@@ -294,17 +294,24 @@ class Game(EffectOps):
 
     # ---- phase 3: actions -------------------------------------------------------------
     def phase_actions(self) -> None:
-        passed = set()
+        passed: set[int] = set()
+        taken = dict.fromkeys(range(self.players), 0)
+        limit = int(self.rules.get("actions", {}).get("max_per_phase", 50))
         while True:
             acted = False
             for s in self.in_order():
                 if s in passed or self.ps[s].out:
+                    continue
+                if taken[s] >= limit:
+                    passed.add(s)
+                    self.record("action_limit", seat=s, limit=limit)
                     continue
                 action = self.ask(s, "action", self.legal_actions(s), text="take an action or pass")
                 if action[0] == "pass":
                     passed.add(s)
                 else:
                     self.do_action(s, action)
+                    taken[s] += 1
                     acted = True
             if not acted or all(s in passed for s in self.in_order()):
                 return
@@ -333,7 +340,7 @@ class Game(EffectOps):
             if self.can_execute(seat, e) is None:
                 acts.append(("execute", e.card.id))
         for e in p.tableau:
-            if e.card.switchable and not e.spent:
+            if e.card.switchable and not e.spent and e.switched_round != self.round:
                 acts.append(("switch", e.card.id))
         return acts
 
@@ -379,7 +386,10 @@ class Game(EffectOps):
             self.execute_card(seat, action[1])
         elif kind == "switch":
             e = self.entry_of(seat, action[1])
+            if not e.card.switchable or e.switched_round == self.round:
+                raise RuleViolation(f"{e.card.name} cannot be switched again this round")
             e.on = not e.on
+            e.switched_round = self.round
             self.record("switch", seat=seat, card=e.card.id, on=e.on)
 
     def entry_of(self, seat: int, ref: str) -> Entry:

@@ -10,7 +10,7 @@ from rulekit import registry
 class Entry:
     """A policy in a tableau: times executed, executed this round, on/off, spent."""
 
-    __slots__ = ("card", "uses", "last_round", "on", "spent", "played_round", "compiled")
+    __slots__ = ("card", "uses", "last_round", "on", "spent", "played_round", "compiled", "switched_round")
 
     def __init__(self, card, compiled, round_: int, uses: int = 1):
         self.card = card
@@ -20,6 +20,7 @@ class Entry:
         self.on = True
         self.spent = False
         self.played_round = round_
+        self.switched_round = 0
 
     @property
     def active(self) -> bool:

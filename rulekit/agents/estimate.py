@@ -1,0 +1,538 @@
+"""What a card is worth to a player now: a cheap reading of its effect text, in points, for the greedy agent.
+
+The estimate walks the card's syntax tree once per decision against a snapshot of the player's
+state: no copy of the game, no simulation. Every weight below is a guess a designer can read;
+the unit is one point of score.
+"""
+
+from __future__ import annotations
+
+from rulekit.core import board as B
+from rulekit.language import ast
+
+MONEY = 0.3           # a coin, in points: about what a coin buys elsewhere
+LASTING = 0.6         # discount on effects that repeat every round: the future is uncertain
+OTHERS = 0.25         # what another player's gain costs me (a point for them = -0.25 for me)
+PER_ROUND = {"medical": 0.45, "disease": -0.6, "economy": MONEY}
+TRACK_RANGE = {"medical": (0, 15), "disease": (0, 20), "economy": (0, 10)}
+DRAW = {1: 1.0, 2: 1.5, 3: 2.0}   # a card kept from a draw, by stage
+REVEAL = 0.3          # a tile revealed early: a fully revealed board scores each event phase, less the risk
+# A modified quantity: (points per unit per round, +1 if more is better / -1 if less is better).
+QUANTITY = {"new_mild": (0.8, -1), "new_severe": (0.6, -1), "new_dead": (1.2, -1), "income": (MONEY, 1),
+            "mild_cost": (0.5, -1), "severe_cost": (0.4, -1), "bury_cost": (0.1, -1),
+            "relocate_cost": (0.05, -1), "discovery": (0.0, 1)}
+# Beyond the score a change of cell state scores (cure +1, death -1): what it does to the spread.
+TRANSITION = {("mild", "healthy"): 0.5, ("severe", "mild"): 0.9, ("healthy", "mild"): -1.0,
+              ("mild", "severe"): -0.8, ("healthy", "dead"): -0.6, ("mild", "dead"): -0.6,
+              ("severe", "dead"): -0.3, ("dead", "empty"): 1.0, ("severe", "empty"): 0.9,
+              ("mild", "empty"): 0.5, ("healthy", "empty"): -1.2}
+# Which residents a verb takes first when it may take several states (the agent answers the same way).
+VERB_ORDER = {"cure": ("mild",), "treat": ("severe",), "infect": ("healthy",), "worsen": ("mild",),
+              "kill": ("severe", "mild", "healthy"), "remove": ("dead", "severe", "mild", "healthy")}
+VERB_TO = {"cure": "healthy", "treat": "mild", "infect": "mild", "worsen": "severe", "kill": "dead",
+           "remove": "empty"}
+KIND_STATES = {"healthy": ("healthy",), "mild": ("mild",), "severe": ("severe",), "dead": ("dead",),
+               "infected": ("mild", "severe"), "alive": ("healthy", "mild", "severe"),
+               "resident": ("healthy", "mild", "severe", "dead")}
+STATES = ("healthy", "mild", "severe", "dead", "tiles")
+# The state of `it` in a handler of each trigger, and how often the trigger comes per round.
+IT_STATE = {"reveal mild": "mild", "reveal healthy": "healthy", "reveal": "mild", "death": "severe"}
+TRIGGER_RATE = {"reveal": 2.0, "reveal mild": 0.4, "reveal healthy": 1.6, "unsold": 0.3}
+PREVENT = {"death": 1.6, "overthrown": 20.0}
+CHANCE = {"event": 0.15, "happened": 0.3}   # unknown future events, as a probability
+
+
+class Snapshot:
+    """The numbers an estimate reads, taken once per question."""
+
+    __slots__ = (
+        "counts",
+        "final_penalty",
+        "game",
+        "hand",
+        "key",
+        "players",
+        "round",
+        "rounds_left",
+        "seat",
+        "tracks",
+        "unlocked",
+    )
+
+    def __init__(self, game, seat: int):
+        p = game.ps[seat]
+        self.game, self.seat = game, seat
+        self.tracks = {"medical": p.medical, "disease": p.disease, "policy": p.policy, "score": p.score,
+                       "economy": p.economy, "money": p.money}
+        counts = dict.fromkeys(STATES, 0)
+        board = game.board
+        for i in game.geo.cells_of[seat]:
+            s = board[i]
+            if s == B.HEALTHY:
+                counts["healthy"] += 1
+            elif s == B.MILD:
+                counts["mild"] += 1
+            elif s == B.SEVERE:
+                counts["severe"] += 1
+            elif s == B.DEAD:
+                counts["dead"] += 1
+            elif s in B.TILES:
+                counts["tiles"] += 1
+        self.counts = counts
+        self.hand = len(p.hand)
+        self.round = game.round
+        self.players = len(game.active_players())
+        self.unlocked = p.unlocked
+        max_rounds = int(game.rules.get("max_rounds", 14))
+        self.rounds_left = max(1, min(max_rounds - game.round + 1, len(game.event_deck)))
+        self.final_penalty = game.quantity(seat, "final_penalty", 0)
+        self.key = (game.round, game.phase, *self.tracks.values(), *counts.values(), self.hand,
+                    self.unlocked, len(p.tableau), self.players)
+
+    def quantity_base(self, name: str) -> int:
+        rules, t = self.game.rules, self.tracks
+        if name == "new_mild":
+            return t["disease"] // 3
+        if name in ("new_severe", "new_dead"):
+            return t["disease"] // 4
+        if name == "income":
+            return t["economy"] + self.counts["healthy"] // 2
+        if name in ("mild_cost", "severe_cost"):
+            return int(rules["treatment"][name])
+        if name == "discovery":
+            return int(rules["discovery"]["per_round"])
+        return 1
+
+
+def policy_utility(p: float, rounds_left: int) -> float:
+    """Concave: a point below 0 costs a point per event phase; near -10 the player may be overthrown."""
+    if p < -10:
+        return -60.0
+    if p >= 0:
+        return 0.5 * min(p, 3) + 0.1 * max(0.0, p - 3)
+    return p * 0.4 * min(rounds_left, 5) - 1.5 * max(0.0, -5 - p) ** 2
+
+
+class Acc:
+    """The effects found so far: track deltas, residents moved, and points that need no track."""
+
+    __slots__ = ("counts", "d", "dprevent", "env", "extra")
+
+    def __init__(self, snap: Snapshot):
+        self.d = dict.fromkeys(snap.tracks, 0.0)
+        self.counts = dict(snap.counts)
+        self.extra = 0.0
+        self.env: dict = {}
+        self.dprevent = 0.0
+
+    def clone(self) -> Acc:
+        c = Acc.__new__(Acc)
+        c.d, c.counts, c.extra, c.env, c.dprevent = dict(self.d), dict(self.counts), self.extra, dict(self.env), self.dprevent
+        return c
+
+    @staticmethod
+    def mix(parts: list[tuple[float, Acc]]) -> Acc:
+        """The expectation of several outcomes weighted by their probabilities."""
+        out = max(parts, key=lambda wa: wa[0])[1].clone()
+        for k in out.d:
+            out.d[k] = sum(w * a.d[k] for w, a in parts)
+        for k in out.counts:
+            out.counts[k] = sum(w * a.counts[k] for w, a in parts)
+        out.extra = sum(w * a.extra for w, a in parts)
+        out.dprevent = sum(w * a.dprevent for w, a in parts)
+        return out
+
+
+def worth(acc: Acc, snap: Snapshot) -> float:
+    """Points the effects found are worth to the snapshot's player."""
+    t, d = snap.tracks, acc.d
+    r = snap.rounds_left * LASTING
+    v = acc.extra + d["score"] + d["money"] * MONEY
+    for track, per in PER_ROUND.items():
+        lo, hi = TRACK_RANGE[track]
+        v += (min(hi, max(lo, t[track] + d[track])) - t[track]) * per * r
+    v += policy_utility(t["policy"] + d["policy"], snap.rounds_left) - policy_utility(t["policy"], snap.rounds_left)
+    return v
+
+
+class Walker:
+    """Reads one handler body against a snapshot; choices inside it are taken the best way for the player."""
+
+    def __init__(self, snap: Snapshot, trigger: str | None = None, force=None, force_kind: str | None = None,
+                 uses: int = 1, as_subject: bool = False):
+        self.snap = snap
+        self.trigger = trigger
+        self.force = force              # the answer to try at the first choice of force_kind
+        self.force_kind = force_kind    # 'choose' | 'amount' | 'may'
+        self.uses = uses
+        self.as_subject = as_subject    # I am the subject of every player block (I was asked)
+
+    def run(self, stmts) -> Acc:
+        return self.block(tuple(stmts), Acc(self.snap))
+
+    # ---- blocks, with the choices they hold --------------------------------------------
+    def block(self, stmts: tuple, acc: Acc) -> Acc:
+        for k, s in enumerate(stmts):
+            options = self.choice(s, acc)
+            if options is not None:
+                rest = stmts[k + 1:]
+                outcomes = []
+                for o in options:
+                    try:
+                        outcomes.append(self.block(rest, self.take(s, o, acc.clone())))
+                    except (ArithmeticError, TypeError, ValueError, KeyError):
+                        continue
+                if not outcomes:
+                    return self.block(rest, acc)
+                return max(outcomes, key=lambda a: worth(a, self.snap))
+            try:
+                acc = self.stmt(s, acc)
+            except (ArithmeticError, TypeError, ValueError, KeyError):
+                continue      # a statement the estimate cannot read is worth nothing
+        return acc
+
+    def choice(self, s, acc: Acc) -> list | None:
+        """The answers to weigh at a choice point, or None when s is not one."""
+        kind = "choose" if isinstance(s, ast.Choose) else "may" if isinstance(s, (ast.May, ast.MayPay)) else \
+            "amount" if isinstance(s, ast.VerbStmt) and s.amount.mode in ("any", "up_to") else None
+        if kind is None:
+            return None
+        if self.force_kind == kind:
+            self.force_kind = None
+            return [self.force]
+        try:
+            if kind == "choose":
+                lo, hi = int(self.num(s.lo, acc)), int(self.num(s.hi, acc))
+                return sorted({lo, hi}) if lo <= hi else []
+            if kind == "may":
+                if isinstance(s, ast.MayPay) and self.num(s.amount, acc) > self.money(acc):
+                    return [False]
+                return [True, False]
+            return [0, self.available(s, acc)]
+        except (ArithmeticError, TypeError, ValueError, KeyError):
+            return []
+
+    def take(self, s, answer, acc: Acc) -> Acc:
+        if isinstance(s, ast.Choose):
+            acc.env[s.name] = answer
+            return acc
+        if isinstance(s, (ast.May, ast.MayPay)):
+            if not answer:
+                return acc
+            if isinstance(s, ast.MayPay):
+                acc.d["money"] -= self.num(s.amount, acc)
+            return self.block(s.body, acc)
+        n = self.verb(s, answer, acc)
+        if s.as_name:
+            acc.env[s.as_name] = n
+        return acc
+
+    # ---- statements ------------------------------------------------------------------------
+    def stmt(self, s, acc: Acc) -> Acc:
+        if isinstance(s, ast.TrackChange):
+            v = self.num(s.expr, acc)
+            cur = self.snap.tracks[s.track] + acc.d[s.track]
+            acc.d[s.track] += v if s.op == "+=" else -v if s.op == "-=" else v - cur
+        elif isinstance(s, ast.Let):
+            acc.env[s.name] = self.value(s.expr, acc)
+        elif isinstance(s, ast.If):
+            return self.branch(s, acc)
+        elif isinstance(s, (ast.EachPlayer, ast.PlayerWith)):
+            return self.players(s, acc)
+        elif isinstance(s, ast.Repeat):
+            for _ in range(max(0, min(10, int(self.num(s.count, acc))))):
+                acc = self.block(s.body, acc)
+        elif isinstance(s, ast.Spend):
+            acc.d["money"] -= self.num(s.amount, acc)
+        elif isinstance(s, ast.Pay):
+            n = self.num(s.amount, acc)
+            paid = min(n, self.money(acc))
+            acc.d["money"] -= paid
+            if s.as_name:
+                acc.env[s.as_name] = n - paid
+        elif isinstance(s, ast.VerbStmt):
+            n = self.verb(s, None, acc)
+            if s.as_name:
+                acc.env[s.as_name] = n
+        elif isinstance(s, ast.VerbIt):
+            self.verb_it(s.verb, acc)
+        elif isinstance(s, ast.Draw):
+            n = self.num(s.count, acc)
+            kept = min(n, self.num(s.keep, acc)) if s.keep is not None else n
+            acc.extra += kept * DRAW.get(int(self.num(s.stage, acc)), 1.0) + 0.2 * max(0, n - kept)
+        elif isinstance(s, ast.Unlock):
+            acc.extra += 0.5 * max(0, int(self.num(s.stage, acc)) - self.snap.unlocked)
+        elif isinstance(s, ast.Prevent):
+            acc.dprevent += 1
+            acc.extra += PREVENT.get(self.trigger or "", 0.0)
+        return acc
+
+    def branch(self, s: ast.If, acc: Acc) -> Acc:
+        left, parts = 1.0, []
+        for cond, body in s.branches:
+            p = left * truth(self.value(cond, acc))
+            if p > 0:
+                parts.append((p, self.block(body, acc.clone())))
+            left -= p
+        if left > 0:
+            parts.append((left, self.block(s.orelse, acc.clone()) if s.orelse else acc))
+        return Acc.mix(parts) if len(parts) > 1 else parts[0][1]
+
+    def players(self, s, acc: Acc) -> Acc:
+        """My share of a player block, and what the others gain, at OTHERS a point."""
+        if self.as_subject:
+            return self.block(s.body, acc)
+        n = self.snap.players
+        if isinstance(s, ast.PlayerWith):
+            mine, others = 1 / n, (n - 1) / n
+        else:
+            p = truth(self.value(s.where, acc)) if s.where is not None else 1.0
+            mine, others = (0.0 if s.other else p), (n - 1) * p
+        if others:
+            theirs = self.block(s.body, Acc(self.snap))
+            acc.extra -= OTHERS * others * worth(theirs, self.snap)
+        if mine:
+            acc = Acc.mix([(mine, self.block(s.body, acc.clone())), (1 - mine, acc)]) if mine < 1 else \
+                self.block(s.body, acc)
+        return acc
+
+    def verb(self, s: ast.VerbStmt, amount, acc: Acc) -> int:
+        """Apply a board or tile verb to the estimate; the number of cells it took."""
+        if s.verb in ("reveal", "arrange"):
+            n = amount if amount is not None else self.amount(s, acc, acc.counts["tiles"])
+            n = max(0, min(int(n), int(acc.counts["tiles"])))
+            acc.extra += (REVEAL if s.verb == "reveal" else 0.15) * n
+            if s.verb == "reveal":
+                acc.counts["tiles"] -= n
+            return n
+        avail = self.available(s, acc)
+        n = amount if amount is not None else self.amount(s, acc, avail)
+        left = max(0, min(int(n), avail))
+        taken = left
+        for state in VERB_ORDER[s.verb]:
+            if state not in KIND_STATES[s.kind] or left <= 0:
+                continue
+            k = min(left, int(acc.counts[state]))
+            self.move(state, VERB_TO[s.verb], k, acc)
+            left -= k
+        return taken
+
+    def verb_it(self, verb: str, acc: Acc) -> None:
+        if verb == "discard":
+            acc.extra -= 0.2
+            return
+        state = IT_STATE.get(self.trigger or "")
+        if state is not None and state in VERB_ORDER.get(verb, ()):
+            self.move(state, VERB_TO[verb], 1, acc)
+
+    def move(self, old: str, new: str, k: float, acc: Acc) -> None:
+        if k <= 0:
+            return
+        acc.counts[old] -= k
+        if new != "empty":
+            acc.counts[new] += k
+        if (old, new) == ("mild", "healthy"):
+            acc.d["score"] += k
+        elif new == "dead":
+            acc.d["score"] -= k
+        acc.extra += TRANSITION.get((old, new), 0.0) * k
+
+    def available(self, s: ast.VerbStmt, acc: Acc) -> int:
+        states = KIND_STATES.get(s.kind, ("tiles",))
+        return int(sum(acc.counts[st] for st in states))
+
+    def amount(self, s: ast.VerbStmt, acc: Acc, avail) -> int:
+        mode = s.amount.mode
+        if mode == "all" or s.amount.expr is None:
+            return int(avail)
+        return int(self.num(s.amount.expr, acc))
+
+    # ---- expressions --------------------------------------------------------------------------
+    def money(self, acc: Acc) -> float:
+        return self.snap.tracks["money"] + acc.d["money"]
+
+    def num(self, e, acc: Acc) -> float:
+        v = self.value(e, acc)
+        return v if isinstance(v, (int, float)) else 0
+
+    def value(self, e, acc: Acc):
+        if isinstance(e, ast.Num | ast.Str):
+            return e.value
+        if isinstance(e, ast.Name):
+            return self.name(e.name, acc)
+        if isinstance(e, ast.BinOp):
+            a, b = self.num(e.left, acc), self.num(e.right, acc)
+            if e.op == "+":
+                return a + b
+            if e.op == "-":
+                return a - b
+            if e.op == "*":
+                return a * b
+            return a // b
+        if isinstance(e, ast.Neg):
+            return -self.num(e.operand, acc)
+        if isinstance(e, ast.Not):
+            return 1.0 - truth(self.value(e.operand, acc))
+        if isinstance(e, ast.Compare):
+            return float(compare(e.op, self.num(e.left, acc), self.num(e.right, acc)))
+        if isinstance(e, ast.BoolOp):
+            a, b = truth(self.value(e.left, acc)), truth(self.value(e.right, acc))
+            return a * b if e.op == "and" else a + b - a * b
+        if isinstance(e, ast.Call):
+            return self.call(e, acc)
+        return 0
+
+    def name(self, name: str, acc: Acc):
+        if name in acc.env:
+            return acc.env[name]
+        snap = self.snap
+        if name in acc.d:
+            return snap.tracks[name] + acc.d[name]
+        c = acc.counts
+        derived = {"infected": ("mild", "severe"), "alive": ("healthy", "mild", "severe"),
+                   "resident": ("healthy", "mild", "severe", "dead")}
+        if name in c:
+            return c[name]
+        if name in derived:
+            return sum(c[k] for k in derived[name])
+        if name == "uses":
+            return self.uses
+        if name == "hand":
+            return snap.hand
+        if name == "round":
+            return snap.round
+        if name == "players":
+            return snap.players
+        if name == "revealed":
+            return float(c["tiles"] <= 0)
+        return 0
+
+    def call(self, e: ast.Call, acc: Acc):
+        f = e.func
+        if f in ("min", "max"):
+            vals = [self.num(a, acc) for a in e.args]
+            return min(vals) if f == "min" else max(vals)
+        if f == "abs":
+            return abs(self.num(e.args[0], acc))
+        if f in CHANCE:
+            return CHANCE[f]
+        if f == "played":
+            ref = self.value(e.args[0], acc)
+            return float(any(ref in (x.card.id, x.card.name) and x.on for x in self.snap.game.ps[self.snap.seat].tableau))
+        if f == "unlocked":
+            return float(self.snap.unlocked >= self.num(e.args[0], acc))
+        return 0
+
+
+def truth(v) -> float:
+    """A condition as a probability: booleans and numbers are certain, chances are not."""
+    if isinstance(v, float) and 0.0 < v < 1.0:
+        return v
+    return 1.0 if v else 0.0
+
+
+def compare(op: str, a, b) -> bool:
+    return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+
+
+# ---- a card as a whole ---------------------------------------------------------------------
+
+def handlers(card, form: str | None = None, event: str | None = None):
+    program = card.effect
+    if program is None:
+        return ()
+    return tuple(h for h in program.handlers if (form is None or h.form == form) and (event is None or h.event == event))
+
+
+def on_play(card, snap: Snapshot, uses: int = 1) -> Acc:
+    """The effects of the card's `on play`, as the player would resolve it now."""
+    acc = Acc(snap)
+    walker = Walker(snap, uses=uses)
+    for h in handlers(card, "on", "play"):
+        acc = walker.block(h.body, acc)
+    return acc
+
+
+def lasting(card, snap: Snapshot, uses: int = 1) -> float:
+    """Points from the card staying in the tableau: modifiers, phase handlers, triggers, shields, seals."""
+    program = card.effect
+    if program is None:
+        return 0.0
+    per_round = snap.rounds_left * LASTING if card.duration != "round" else 1.0
+    v = 0.0
+    for item in program.items:
+        if isinstance(item, ast.Modify) and item.quantity == "final_penalty":
+            v += final_penalty(item, snap)
+        elif isinstance(item, ast.Modify):
+            v += modifier(item, snap, uses, card.id) * per_round
+        elif isinstance(item, ast.Shield):
+            v += 0.1 * snap.rounds_left * len(item.targets)
+        elif isinstance(item, ast.Seal):
+            v += 0.3 * per_round
+        elif isinstance(item, ast.Handler) and item.form != "react" and item.event not in ("play", "setup"):
+            v += handler_value(item, snap, uses, per_round)
+    return v
+
+
+def modifier(item: ast.Modify, snap: Snapshot, uses: int, card_id: str) -> float:
+    """Points per round of one `modify` declaration, given the player's other modifiers."""
+    weight, better = QUANTITY.get(item.quantity, (0.0, 1))
+    d = Walker(snap, uses=uses).num(item.expr, Acc(snap))
+    base = snap.quantity_base(item.quantity)
+    cur = quantity_without(snap, item.quantity, base, card_id)
+    new = cur + d
+    if item.floor is not None:
+        new = max(new, min(item.floor, base))
+    new = max(0, new)
+    return (new - cur) * better * weight
+
+
+def quantity_without(snap: Snapshot, name: str, base: int, card_id: str) -> int:
+    """The quantity under the player's other active modifiers (rules.md 3.5), so a card never discounts itself."""
+    game, seat = snap.game, snap.seat
+    total, floor = base, None
+    for compiled, entry in game.ps[seat].active_cards():
+        if compiled.card.id == card_id:
+            continue
+        for q, fn, bound in compiled.modifiers:
+            if q == name:
+                total += fn(game.effect_ctx(compiled.card, seat, entry))
+                if bound is not None:
+                    floor = min(bound, base) if floor is None else max(floor, min(bound, base))
+    if floor is not None:
+        total = max(total, floor)
+    return max(0, total)
+
+
+def final_penalty(item: ast.Modify, snap: Snapshot) -> float:
+    """A lower final penalty is worth half a point per negative policy I hold (and one to come)."""
+    d = Walker(snap).num(item.expr, Acc(snap))
+    negative = sum(1 for e in snap.game.ps[snap.seat].tableau if e.card.score < 0)
+    return -d * 0.5 * (1 + negative)
+
+
+def handler_value(h: ast.Handler, snap: Snapshot, uses: int, per_round: float) -> float:
+    trigger = h.event if h.form in ("when", "once") else None
+    body = worth(Walker(snap, trigger=trigger, uses=uses).run(h.body), snap)
+    if trigger == "overthrown":
+        p = snap.tracks["policy"]
+        return body * (1.0 if p <= -6 else 0.3 if p <= -3 else 0.05)
+    if trigger == "death":
+        rate = max(0.3, min(snap.counts["severe"], snap.quantity_base("new_dead")))
+    elif trigger is not None:
+        rate = TRIGGER_RATE.get(trigger, 0.3)
+    else:
+        rate = 1.0
+    if h.form == "once":
+        return body * min(1.0, rate * snap.rounds_left)
+    return body * rate * per_round
+
+
+def endgame(card, snap: Snapshot) -> float:
+    s = card.score
+    return s if s >= 0 else min(0, s - snap.final_penalty)
+
+
+def react_value(card, snap: Snapshot) -> float:
+    """A reaction card's worth when its moment comes (before its price)."""
+    return max((worth(Walker(snap, trigger=h.event).run(h.body), snap) for h in handlers(card, "react")), default=0.0)
