@@ -233,3 +233,13 @@ def test_greedy_is_deterministic(content):
     a = run_game(content, 77, ["greedy"])
     b = run_game(content, 77, ["greedy"])
     assert a == b
+
+
+def test_fresh_starts_the_batch_over(baseline, tmp_path):
+    out = tmp_path / "again"
+    shutil.copytree(baseline, out)
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    r = playtest(CONTENT, "--games", 4, "--seed", 9, "--out", out, "--fresh")
+    assert r.exit_code == 0, r.output
+    assert json.loads(summary_bytes(out))["games"]["total"] == 4
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine", "--fresh removes only the batch's own files"

@@ -29,6 +29,7 @@ from rulekit.playtest.store import Store
 @click.option("--agents", default="greedy", show_default=True, help="Agent per seat, comma-separated (one name: every seat).")
 @click.option("--out", default="playtest-out", show_default=True, type=click.Path(file_okay=False), help="Output folder.")
 @click.option("--resume", is_flag=True, help="Complete or extend the batch already in --out.")
+@click.option("--fresh", is_flag=True, help="Start over: delete the batch already in --out first.")
 @click.option("--backend", default="local", show_default=True, type=click.Choice(BACKENDS))
 @click.option("--scheduler", help="dask scheduler address (tcp://host:port); default: a local cluster for the run.")
 @click.option("--include-tbd", is_flag=True, help="Include cards with status tbd.")
@@ -36,7 +37,7 @@ from rulekit.playtest.store import Store
 @click.option("--fail-fast", is_flag=True, help="Stop at the first game whose effect fails.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--players", type=click.IntRange(2, 4), help="Players per game (default: rules.yaml).")
-def playtest(content, games, seed, jobs, agents, out, resume, backend, scheduler, include_tbd, only_designed,
+def playtest(content, games, seed, jobs, agents, out, resume, fresh, backend, scheduler, include_tbd, only_designed,
              fail_fast, quiet, players):
     """Play many seeded games and report what stands out / 批量试玩并生成统计报告.
 
@@ -56,6 +57,8 @@ def playtest(content, games, seed, jobs, agents, out, resume, backend, scheduler
         raise click.BadParameter("--scheduler needs --backend dask", param_hint="--scheduler")
     if include_tbd and only_designed:
         raise click.UsageError("--include-tbd and --only-designed contradict each other")
+    if resume and fresh:
+        raise click.UsageError("--resume and --fresh contradict each other")
     try:
         loaded = load_content(content, include_tbd=include_tbd, only_designed=only_designed)
     except ContentError as err:
@@ -68,6 +71,8 @@ def playtest(content, games, seed, jobs, agents, out, resume, backend, scheduler
                                  param_hint="--agents")
     batch = Batch(content, games, seed, n, tuple(names * n if len(names) == 1 else names), include_tbd, only_designed)
     out = Path(out)
+    if fresh:
+        clear_batch(out)
     outcome, started, ended = _run(loaded, batch, out, jobs, backend, scheduler, resume, fail_fast, quiet)
     if outcome.stopped is not None:
         index, result = outcome.stopped
@@ -83,6 +88,15 @@ def playtest(content, games, seed, jobs, agents, out, resume, backend, scheduler
     click.echo(f"{g['total']} 局 games, {g['errors']} 出错 errors; 本次 played now {outcome.played}"
                f" in {outcome.seconds:.1f} s{rate}")
     click.echo(f"报告 / report: {out / 'report.html'}")
+
+
+BATCH_FILES = ("games.sqlite", "games.sqlite-wal", "games.sqlite-shm", "summary.json", "report.html", "run.json")
+
+
+def clear_batch(out: Path) -> None:
+    """Remove a batch's own files from OUT (nothing else the folder holds)."""
+    for name in BATCH_FILES:
+        (out / name).unlink(missing_ok=True)
 
 
 def _run(loaded, batch: Batch, out: Path, jobs, backend, scheduler, resume, fail_fast, quiet):
