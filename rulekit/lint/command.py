@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -16,13 +17,12 @@ EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
 def _stdout_is_terminal() -> bool:
-    stream = click.get_text_stream("stdout")
-    return bool(getattr(stream, "isatty", lambda: False)())
+    return bool(getattr(sys.stdout, "isatty", lambda: False)())
 
 
 def _console():
     from rich.console import Console
-    return Console(file=click.get_text_stream("stdout"), force_terminal=True, highlight=False, soft_wrap=True)
+    return Console(file=sys.stdout, force_terminal=True, highlight=False, soft_wrap=True)
 
 
 @click.command()
