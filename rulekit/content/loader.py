@@ -91,6 +91,19 @@ def check_paths(paths: Iterable[str | Path]) -> tuple[Content | None, list[Diagn
     A file or kind folder is checked within its whole content folder, so references to other
     cards resolve; only the diagnostics of what was asked for are returned.
     """
+    roots, loose, wanted, diags = resolve_paths(paths)
+    first: Content | None = None
+    for i, root in enumerate(roots or ([None] if loose else [])):
+        content, found = _load(root, loose if i == 0 else [], [], False, False)
+        diags += [d for d in found if _asked(d, root, wanted)]
+        if i == 0:
+            first = content
+    has_errors = any(d.severity == "error" for d in diags)
+    return (None if has_errors else first), sorted(diags, key=Diagnostic.sort_key)
+
+
+def resolve_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path], list[Path], list[Diagnostic]]:
+    """The content folders to check, the loose files outside any, what was asked for, and RK008s."""
     roots: list[Path] = []
     loose: list[Path] = []
     wanted: list[Path] = []
@@ -106,14 +119,7 @@ def check_paths(paths: Iterable[str | Path]) -> tuple[Content | None, list[Diagn
             loose.append(p)
         elif root not in roots:
             roots.append(root)
-    first: Content | None = None
-    for i, root in enumerate(roots or ([None] if loose else [])):
-        content, found = _load(root, loose if i == 0 else [], [], False, False)
-        diags += [d for d in found if _asked(d, root, wanted)]
-        if i == 0:
-            first = content
-    has_errors = any(d.severity == "error" for d in diags)
-    return (None if has_errors else first), sorted(diags, key=Diagnostic.sort_key)
+    return roots, loose, wanted, diags
 
 
 def _asked(d: Diagnostic, root: Path | None, wanted: list[Path]) -> bool:

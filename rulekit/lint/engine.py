@@ -168,21 +168,7 @@ def check_root(root: Path | None, loose: Iterable[Path], source: Source) -> list
 def check(paths: Iterable[str | Path], source: Source | None = None) -> list[Diagnostic]:
     """The diagnostics `check_paths(paths)` gives, with file facts taken from `source`."""
     source = source or Source()
-    roots: list[Path] = []
-    loose: list[Path] = []
-    wanted: list[Path] = []
-    diags: list[Diagnostic] = []
-    for raw in paths:
-        p = Path(raw)
-        if not p.exists():
-            diags.append(Diagnostic("RK008", "error", "no such file or folder", str(p)))
-            continue
-        wanted.append(p.resolve())
-        root = loader._root_of(p)
-        if root is None:
-            loose.append(p)
-        elif root not in roots:
-            roots.append(root)
+    roots, loose, wanted, diags = loader.resolve_paths(paths)
     for i, root in enumerate(roots or ([None] if loose else [])):
         found = check_root(root, loose if i == 0 else [], source)
         diags += [d for d in found if loader._asked(d, root, wanted)]
