@@ -162,36 +162,33 @@ def account(game, log: list) -> list[str]:
             continue
         seat = rec.get("seat")
         who = f"P{seat + 1}" if isinstance(seat, int) else ""
-        if e == "play":
-            how = " as a reaction" if rec.get("reaction") else ""
-            out.append(f"  {who} 打出 plays {name(rec['card'])} for {rec['price']}{how}")
-        elif e == "execute":
-            out.append(f"  {who} 再次执行 executes {name(rec['card'])} again for {rec['price']} (time {rec['uses']})")
-        elif e == "switch":
-            out.append(f"  {who} switches {name(rec['card'])} {'on' if rec['on'] else 'off'}")
-        elif e == "sold":
-            out.append(f"  {who} sells {name(rec['card'])} to P{rec['to'] + 1} for {rec['bid']}")
-        elif e == "event":
-            out.append(f"  事件 Event: {name(rec['card'])}")
-        elif e == "combo":
-            out.append(f"  连击 Combo for {who}: {name(rec['card'])}")
-        elif e == "unlock":
-            out.append(f"  {who} unlocks stage {rec['stage']}")
-        elif e == "out":
-            out.append(f"  {who} is out: {_OUT_WORDS.get(rec['reason'], rec['reason'])}")
-        elif e == "overthrow_prevented":
-            out.append(f"  {who} would be overthrown, but is saved")
-        elif e == "death_prevented":
-            out.append(f"  a death at {tuple(rec['cell'])} is prevented")
+        line = _LINES.get(e)
+        if line is not None:
+            out.append("  " + line(rec, who, name))
         elif e == "tracks":
             out.extend(_round_tail(deaths, cured))
             deaths, cured = {}, {}
             out.extend(_tracks_lines(rec["players"]))
-        elif e == "error":
-            out.append(f"  效果出错 EFFECT ERROR: {rec['message']}")
     out.extend(_round_tail(deaths, cured))
     return out
 
+
+# How each logged change reads in the account; `name` turns a card id into 名字 (id).
+_LINES = {
+    "play": lambda r, who, name: f"{who} 打出 plays {name(r['card'])} for {r['price']}"
+                                 + (" as a reaction" if r.get("reaction") else ""),
+    "execute": lambda r, who, name: f"{who} 再次执行 executes {name(r['card'])} again for {r['price']} (time {r['uses']})",
+    "switch": lambda r, who, name: f"{who} switches {name(r['card'])} {'on' if r['on'] else 'off'}",
+    "sold": lambda r, who, name: f"{who} sells {name(r['card'])} to P{r['to'] + 1} for {r['bid']}",
+    "event": lambda r, who, name: f"事件 Event: {name(r['card'])}",
+    "combo": lambda r, who, name: f"连击 Combo for {who}: {name(r['card'])}",
+    "unlock": lambda r, who, name: f"{who} unlocks stage {r['stage']}",
+    "out": lambda r, who, name: f"{who} is out: {_OUT_WORDS.get(r['reason'], r['reason'])}",
+    "overthrow_prevented": lambda r, who, name: f"{who} would be overthrown, but is saved",
+    "death_prevented": lambda r, who, name: f"a death at {tuple(r['cell'])} is prevented",
+    "action_limit": lambda r, who, name: f"{who} reached the limit of {r['limit']} actions this phase",
+    "error": lambda r, who, name: f"效果出错 EFFECT ERROR: {r['message']}",
+}
 
 _OUT_WORDS = {"emptied": "board fully revealed and no one alive (emptied)", "overthrown": "overthrown (policy below -10)"}
 END_WORDS = {
