@@ -6,19 +6,24 @@ import pytest
 
 from rulekit.engine import new_game
 
-SEEDS = range(200)
+SEEDS = range(300)
+
+
+MIXED = ["greedy", "random", "default", "greedy"]
 
 
 def logged(content, seed: int, evaluator: str, players: int) -> list:
+    """Random players in even seeds; greedy, random and default players side by side in odd ones."""
     log: list = []
-    game = new_game(content, seed, ["random"], players=players, evaluator=evaluator, log=log)
+    agents = ["random"] if seed % 2 == 0 else MIXED[:players]
+    game = new_game(content, seed, agents, players=players, evaluator=evaluator, log=log)
     game.play()
     return log
 
 
-@pytest.mark.parametrize("block", range(4))
+@pytest.mark.parametrize("block", range(6))
 def test_compiled_and_reference_games_are_identical(content, block):
-    for seed in SEEDS[block::4]:
+    for seed in SEEDS[block::6]:
         players = 2 + seed % 3
         a = logged(content, seed, "compiled", players)
         b = logged(content, seed, "reference", players)
