@@ -6,7 +6,7 @@ from typing import Callable
 
 from rulekit import registry
 from rulekit.core.errors import EffectError
-from rulekit.interpreter.program import RUNTIME_ERRORS
+from rulekit.interpreter.program import CAUGHT, locate
 from rulekit.language import ast
 
 _ARITH = {
@@ -39,14 +39,8 @@ class Compiler:
             for fn, line in steps:
                 try:
                     fn(ctx)
-                except EffectError as err:
-                    if err.card is None:
-                        err.card = the_card
-                    if not err.line:
-                        err.line = line
-                    raise
-                except tuple(RUNTIME_ERRORS) as err:
-                    raise EffectError(RUNTIME_ERRORS[type(err)], the_card, line) from None
+                except CAUGHT as err:
+                    raise locate(err, the_card, line) from None
 
         return run
 

@@ -59,19 +59,28 @@ def build(card, program: ast.Program | None, compile_block, compile_expr) -> Com
     return out
 
 
+CAUGHT = (EffectError, *RUNTIME_ERRORS)
+
+
+def locate(err: BaseException, card, line: int) -> EffectError:
+    """The EffectError to raise for `err` in `card` at `line`: an EffectError gains what it lacks,
+    a Python arithmetic error becomes one in a designer's words."""
+    if isinstance(err, EffectError):
+        if err.card is None:
+            err.card = card
+        if not err.line:
+            err.line = line
+        return err
+    return EffectError(RUNTIME_ERRORS[type(err)], card, line)
+
+
 def guarded(fn: Callable, card, line: int) -> Callable:
-    """Turn a Python arithmetic error into an EffectError naming the card and line."""
+    """Run an expression so that any failure names the card and line."""
 
     def run(ctx):
         try:
             return fn(ctx)
-        except EffectError as err:
-            if err.card is None:
-                err.card = card
-            if not err.line:
-                err.line = line
-            raise
-        except tuple(RUNTIME_ERRORS) as err:
-            raise EffectError(RUNTIME_ERRORS[type(err)], card, line) from None
+        except CAUGHT as err:
+            raise locate(err, card, line) from None
 
     return run

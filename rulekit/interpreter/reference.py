@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulekit import registry
 from rulekit.core.errors import EffectError
-from rulekit.interpreter.program import RUNTIME_ERRORS
+from rulekit.interpreter.program import CAUGHT, locate
 from rulekit.language import ast
 
 
@@ -20,14 +20,8 @@ def run_block(stmts, ctx, card) -> None:
     for s in stmts:
         try:
             execute(s, ctx, card)
-        except EffectError as err:
-            if err.card is None:
-                err.card = card
-            if not err.line:
-                err.line = s.pos.line
-            raise
-        except tuple(RUNTIME_ERRORS) as err:
-            raise EffectError(RUNTIME_ERRORS[type(err)], card, s.pos.line) from None
+        except CAUGHT as err:
+            raise locate(err, card, s.pos.line) from None
 
 
 def execute(s, ctx, card) -> None:
