@@ -55,7 +55,7 @@ def parse_agents(value: str, players: int) -> list[str]:
 @main.command()
 @click.option("--seed", type=int, default=1, show_default=True, help="The game's seed: same seed, same game.")
 @click.option("--players", type=click.IntRange(2, 4), default=None, help="2, 3 or 4 (default: rules.yaml).")
-@click.option("--agents", default="random", show_default=True, help="One agent for every seat, or one per seat: random,greedy,…")
+@click.option("--agents", default="greedy", show_default=True, help="One agent for every seat, or one per seat: greedy,random,default")
 @click.option("--content", "content_dir", default="content", show_default=True, type=click.Path(file_okay=False),
               help="The content folder.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True), help="Write every decision and change as JSON lines.")

@@ -468,10 +468,22 @@ def lasting(card, snap: Snapshot, uses: int = 1) -> float:
         elif isinstance(item, ast.Shield):
             v += 0.1 * snap.rounds_left * len(item.targets)
         elif isinstance(item, ast.Seal):
-            v += 0.3 * per_round
+            v += seal_value(snap) * per_round
         elif isinstance(item, ast.Handler) and item.form != "react" and item.event not in ("play", "setup"):
             v += handler_value(item, snap, uses, per_round)
     return v
+
+
+def seal_value(snap: Snapshot) -> float:
+    """Points per round of `seal border`: the cross-border infections it would block now, as
+    fewer new mild (at most about one neighbour's contagion a round), plus a little for later."""
+    game, seat = snap.game, snap.seat
+    board, owner, nb = game.board, game.geo.owner, game.geo.neighbours
+    threatened = sum(
+        1 for i in game.geo.cells_of[seat]
+        if board[i] == B.HEALTHY and any(owner[j] != seat and board[j] in (B.MILD, B.SEVERE, B.DEAD) for j in nb[i])
+    )
+    return QUANTITY["new_mild"][0] * min(threatened, 3) + 0.2
 
 
 def modifier(item: ast.Modify, snap: Snapshot, uses: int, card_id: str) -> float:
