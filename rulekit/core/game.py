@@ -10,7 +10,7 @@ from rulekit.agents.base import Question
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError, RuleViolation
 from rulekit.core.ops import EffectOps
-from rulekit.core.state import Ctx, Entry, PlayerState, track_bounds
+from rulekit.core.state import Ctx, Entry, PlayerState, track_bounds, unique_ids
 
 STRATEGIES = {1: (1, 1, 1), 2: (1, 1, 2), 3: (1, 2, 3)}
 
@@ -272,7 +272,7 @@ class Game(EffectOps):
         if limit is not None:
             for s in self.in_order():
                 while len(self.ps[s].hand) > int(limit):
-                    cid = self.ask(s, "discard", _unique_ids(self.ps[s].hand), text=f"discard down to {limit}")
+                    cid = self.ask(s, "discard", unique_ids(self.ps[s].hand), text=f"discard down to {limit}")
                     card = self.take_from_hand(s, cid)
                     self.discard_card(card)
 
@@ -329,11 +329,7 @@ class Game(EffectOps):
                 for i in mine:
                     if board[i] in B.RESIDENTS:
                         acts += [("relocate", B.rc(i), B.rc(j)) for j in empties]
-        seen = set()
-        for card in p.hand:
-            if card.id in seen:
-                continue
-            seen.add(card.id)
+        for card in {c.id: c for c in p.hand}.values():     # each card name once, first-seen order
             if self.can_play(seat, card) is None:
                 acts.append(("play", card.id))
         for e in p.tableau:
@@ -398,13 +394,25 @@ class Game(EffectOps):
                 return e
         raise RuleViolation(f"P{seat + 1} has no {ref} in the tableau")
 
-    def play_card(self, seat: int, ref: str, reaction_it=None, react_trigger: str | None = None) -> Entry:
-        """Play a card from hand: pay the first price, into the tableau, resolve `on play`."""
+    def play_card(self, seat: int, ref: str) -> Entry:
+        """Play a card from hand as an action: pay the first price, into the tableau, resolve `on play`."""
+        entry = self.enter_tableau(seat, ref, None)
+        self.run_on(seat, "play", entry)
+        return entry
+
+    def react_with(self, seat: int, ref: str, trigger: str, it) -> bool:
+        """Play a card from hand as a reaction to `trigger`; True when its block prevented what was happening."""
+        entry = self.enter_tableau(seat, ref, trigger)
+        ctx = self.run_handler(entry.compiled.react[trigger], entry.card, seat, entry, it)
+        return ctx.prevented
+
+    def enter_tableau(self, seat: int, ref: str, reaction: str | None) -> Entry:
+        """Pay a hand card's first price and put it in the tableau as its first execution."""
         p = self.ps[seat]
         card = next((c for c in p.hand if ref in (c.id, c.name)), None)
         if card is None:
             raise RuleViolation(f"P{seat + 1} has no {ref} in hand")
-        why = self.can_play(seat, card, reaction=react_trigger is not None)
+        why = self.can_play(seat, card, reaction=reaction is not None)
         if why:
             raise RuleViolation(why)
         price = card.price[0] if card.price else 0
@@ -413,14 +421,7 @@ class Game(EffectOps):
         entry = Entry(card, self.compiled[card.id], self.round)
         p.tableau.append(entry)
         p.played_ids.append(card.id)
-        self.record("play", seat=seat, card=card.id, price=price, reaction=react_trigger)
-        self.last_react_prevented = False
-        if react_trigger is not None:
-            fn = entry.compiled.react[react_trigger]
-            ctx = self.run_handler(fn, card, seat, entry, reaction_it)
-            self.last_react_prevented = ctx.prevented
-        else:
-            self.run_on(seat, "play", entry)
+        self.record("play", seat=seat, card=card.id, price=price, reaction=reaction)
         return entry
 
     def execute_card(self, seat: int, ref: str) -> Entry:
@@ -522,20 +523,19 @@ class Game(EffectOps):
             self.set_cell(j, B.MILD, "dead contagion")
 
     def spread_deaths(self, seat: int) -> None:
-        x = self.quantity(seat, "new_dead", self.ps[seat].disease // 4)
-        if x <= 0:
-            return
-        severe = [i for i in self.geo.cells_of[seat] if self.board[i] == B.SEVERE]
-        for i in self.pick_cells(seat, severe, x, "deaths: a severe case dies"):
-            self.kill_cell(i, "deaths", None)
+        self.spread_x(seat, "new_dead", B.SEVERE, "deaths: a severe case dies",
+                      lambda i: self.kill_cell(i, "deaths", None))
 
     def spread_worsening(self, seat: int) -> None:
-        x = self.quantity(seat, "new_severe", self.ps[seat].disease // 4)
-        if x <= 0:
-            return
-        mild = [i for i in self.geo.cells_of[seat] if self.board[i] == B.MILD]
-        for i in self.pick_cells(seat, mild, x, "worsening: a mild case becomes severe"):
-            self.set_cell(i, B.SEVERE, "worsening")
+        self.spread_x(seat, "new_severe", B.MILD, "worsening: a mild case becomes severe",
+                      lambda i: self.set_cell(i, B.SEVERE, "worsening"))
+
+    def spread_x(self, seat: int, quantity: str, state: int, text: str, apply) -> None:
+        """X = floor(disease / 4), modified; X cells of the state, the player's choice (rules.md 3.5 steps 3-4)."""
+        x = self.quantity(seat, quantity, self.ps[seat].disease // 4)
+        if x > 0:
+            for i in self.pick_cells(seat, self.cells(seat, (state,)), x, text):
+                apply(i)
 
     def pick_cells(self, seat: int, cells: list[int], x: int, text: str, card=None, kind: str = "cell") -> list[int]:
         """X cells of `cells` chosen one at a time by the seat; all of them when X covers them."""
@@ -557,7 +557,7 @@ class Game(EffectOps):
             hand = self.ps[s].hand
             if not hand:
                 continue
-            cid = self.ask(s, "offer", [*_unique_ids(hand), None], text="offer one card, or none")
+            cid = self.ask(s, "offer", [*unique_ids(hand), None], text="offer one card, or none")
             if cid is not None:
                 card = self.take_from_hand(s, cid)
                 self.offers.append((s, card))
@@ -708,14 +708,6 @@ class Game(EffectOps):
         key = lambda s: (self.ps[s].score, self.count(s, "alive"))
         best = max(key(s) for s in pool)
         return tuple(s for s in pool if key(s) == best)
-
-
-def _unique_ids(cards) -> list[str]:
-    out = []
-    for c in cards:
-        if c.id not in out:
-            out.append(c.id)
-    return out
 
 
 def _jsonable(v):

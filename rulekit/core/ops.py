@@ -5,6 +5,7 @@ from __future__ import annotations
 from rulekit import registry
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError
+from rulekit.core.state import Ctx, unique_ids
 
 VERB_TARGET = {"cure": B.HEALTHY, "treat": B.MILD, "infect": B.MILD, "worsen": B.SEVERE,
                "kill": B.DEAD, "remove": B.EMPTY}
@@ -45,9 +46,7 @@ class EffectOps:
             total = max(total, floor)
         return total if name in SIGNED_QUANTITIES else max(0, total)
 
-    def effect_ctx(self, card, seat, entry=None, it=None):
-        from rulekit.core.state import Ctx
-
+    def effect_ctx(self, card, seat, entry=None, it=None) -> Ctx:
         return Ctx(self, card, seat, seat, entry, it)
 
     def shielded(self, seat: int, what: str, ctx) -> bool:
@@ -140,8 +139,7 @@ class EffectOps:
                 continue
             offered.append(card.id)
             if self.ask(seat, "react", (True, False), card=card, text=f"play {card.name} as a reaction?"):
-                self.play_card(seat, card.id, reaction_it=it, react_trigger=w)
-                prevented = prevented or self.last_react_prevented
+                prevented = self.react_with(seat, card.id, w, it) or prevented
         return prevented
 
     # ---- money and tracks ---------------------------------------------------------------------
@@ -350,7 +348,7 @@ class EffectOps:
                 self.to_hand(seat, c, _cid(ctx))
             return
         for _ in range(keep):
-            cid = self.ask(seat, "keep", _ids(drawn), card=ctx.card, text="keep a card")
+            cid = self.ask(seat, "keep", unique_ids(drawn), card=ctx.card, text="keep a card")
             k = next(k for k, c in enumerate(drawn) if c.id == cid)
             self.to_hand(seat, drawn.pop(k), _cid(ctx))
         for c in drawn:
@@ -411,11 +409,3 @@ class EffectOps:
 
 def _cid(ctx) -> str | None:
     return ctx.card.id if ctx is not None and ctx.card is not None else None
-
-
-def _ids(cards) -> list[str]:
-    out = []
-    for c in cards:
-        if c.id not in out:
-            out.append(c.id)
-    return out

@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from rulekit import registry
 
 
+def unique_ids(cards) -> list[str]:
+    """Card ids in first-seen order, each once: the options of a question about cards."""
+    return list(dict.fromkeys(c.id for c in cards))
+
+
 class Entry:
     """A policy in a tableau: times executed, executed this round, on/off, spent."""
 
@@ -85,7 +90,7 @@ def track_bounds(rules: dict) -> dict[str, tuple[int | None, int | None, int]]:
 class Ctx:
     """Where an effect runs: its card, owner, current subject, `it`, names, and a prevent flag."""
 
-    __slots__ = ("game", "card", "owner", "subject", "entry", "it", "env", "prevented", "from_other")
+    __slots__ = ("game", "card", "owner", "subject", "entry", "it", "env", "prevented", "from_other", "root")
 
     def __init__(self, game, card, owner, subject, entry=None, it=None):
         self.game = game
@@ -98,10 +103,12 @@ class Ctx:
         self.prevented = False
         # Effects of events and combos count as "other" for shields (rules.md, language.md 'Shield').
         self.from_other = card is not None and card.kind in ("event", "combo")
+        self.root = self        # where `prevent` is recorded, also from inside a player block
 
     def sub(self, subject: int) -> "Ctx":
+        """The same effect acting on another player (`each player`, `player with`)."""
         c = Ctx.__new__(Ctx)
         c.game, c.card, c.owner, c.entry, c.it = self.game, self.card, self.owner, self.entry, self.it
-        c.env, c.prevented, c.from_other = self.env, False, self.from_other
+        c.env, c.prevented, c.from_other, c.root = self.env, False, self.from_other, self.root
         c.subject = subject
         return c

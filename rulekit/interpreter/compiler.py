@@ -178,7 +178,7 @@ class Compiler:
 
     def s_Prevent(self, s: ast.Prevent):
         def run(ctx):
-            ctx.prevented = True
+            ctx.root.prevented = True
         return run
 
     # ---- expressions -----------------------------------------------------------------

@@ -83,7 +83,7 @@ def execute(s, ctx, card) -> None:
     elif isinstance(s, ast.Unlock):
         g.unlock(ctx, evaluate(s.stage, ctx))
     elif isinstance(s, ast.Prevent):
-        ctx.prevented = True
+        ctx.root.prevented = True
     else:  # pragma: no cover - the parser makes no other statement
         raise AssertionError(type(s).__name__)
 
