@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import click
 
+from rulekit import __version__
+
 from rulekit.lint.command import lint, rule
 from rulekit.playtest.cli import playtest
+from rulekit.console import agents_or_usage_error, load_or_exit
+from rulekit.content.loader import content_fingerprint
 from rulekit.scenarios.command import test_command
 
 
@@ -20,44 +24,12 @@ for command in (lint, rule, test_command, playtest):
     main.add_command(command)
 
 
-def load_or_exit(content_dir: str, include_tbd: bool = False, only_designed: bool = False):
-    """Load content, or print every problem (file:line:col) and exit 1 — never a traceback."""
-    from rulekit.content.loader import load_content
-    from rulekit.language.diagnostics import ContentError, concise
-
-    try:
-        return load_content(content_dir, include_tbd=include_tbd, only_designed=only_designed)
-    except ContentError as err:
-        for d in err.diagnostics:
-            if d.severity == "error":
-                click.echo(concise(d), err=True)
-        n = sum(1 for d in err.diagnostics if d.severity == "error")
-        click.echo(f"The content in {content_dir} has {n} error(s); `rulekit lint {content_dir}` explains each.", err=True)
-        raise SystemExit(1)
-
-
-def parse_agents(value: str, players: int) -> list[str]:
-    from rulekit.agents import agent_names
-
-    names = [a.strip() for a in value.split(",") if a.strip()]
-    known = agent_names()
-    for a in names:
-        if a not in known:
-            raise click.BadParameter(f"unknown agent '{a}' (known: {', '.join(known)})", param_hint="--agents")
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise click.BadParameter(f"{len(names)} agents named for {players} players: name one agent, or one per seat",
-                                 param_hint="--agents")
-    return names
-
-
 @main.command()
 @click.option("--seed", type=int, default=1, show_default=True, help="The game's seed: same seed, same game.")
 @click.option("--players", type=click.IntRange(2, 4), default=None, help="2, 3 or 4 (default: rules.yaml).")
 @click.option("--agents", default="greedy", show_default=True, help="One agent for every seat, or one per seat: greedy,random,default")
-@click.option("--content", "content_dir", default="content", show_default=True, type=click.Path(file_okay=False),
-              help="The content folder.")
+@click.option("--content", "content_dir", default="content", show_default=True,
+              type=click.Path(exists=True, file_okay=False), help="The content folder.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True), help="Write every decision and change as JSON lines.")
 @click.option("--include-tbd", is_flag=True, help="Put cards marked tbd in the decks (as cards with no effect).")
 @click.option("--only-designed", is_flag=True, help="Leave proposed cards out of the decks.")
@@ -66,14 +38,12 @@ def play(seed, players, agents, content_dir, log_file, include_tbd, only_designe
     """Play one whole game and print what happened, round by round."""
     from rulekit import play as P
 
-    if not __import__("os").path.isdir(content_dir):
-        raise click.BadParameter(f"no content folder '{content_dir}'", param_hint="--content")
     content = load_or_exit(content_dir, include_tbd, only_designed)
     players = players or int(content.rules.get("players", 4))
-    names = parse_agents(agents, players)
-    header = {"e": "header", "format": P.LOG_FORMAT, "rulekit": __import__("rulekit").__version__,
+    names = agents_or_usage_error(agents, players)
+    header = {"e": "header", "format": P.LOG_FORMAT, "rulekit": __version__,
               "seed": seed, "players": players, "agents": names, "content": str(content_dir),
-              "fingerprint": P.content_fingerprint(content_dir), "include_tbd": include_tbd,
+              "fingerprint": content_fingerprint(content_dir), "include_tbd": include_tbd,
               "only_designed": only_designed}
     played = P.play_game(content, seed, names, players, header=header, evaluator=evaluator)
     game = played.game
@@ -118,7 +88,7 @@ def replay(log_file, content_dir):
     head = records[0]
     content_dir = content_dir or head.get("content", "content")
     content = load_or_exit(content_dir, head.get("include_tbd", False), head.get("only_designed", False))
-    if P.content_fingerprint(content_dir) != head.get("fingerprint"):
+    if content_fingerprint(content_dir) != head.get("fingerprint"):
         click.echo(f"note: the content in {content_dir} has changed since this game was logged", err=True)
     asks = [r for r in records if r.get("e") == "ask"]
     replayer = P.ReplayChooser(asks)

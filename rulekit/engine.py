@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulekit.agents import make_agent
+from rulekit.agents import make_agent, seat_agents
 from rulekit.core.errors import EffectError
 from rulekit.core.game import Game
 from rulekit.core.result import GameResult
@@ -11,11 +11,7 @@ from rulekit.core.result import GameResult
 def new_game(content, seed: int, agents: list[str], *, players: int | None = None,
              evaluator: str = "compiled", log: list | None = None, rules: dict | None = None) -> Game:
     n = players or int((rules or content.rules).get("players", 4))
-    names = list(agents) if agents else ["random"]
-    if len(names) == 1:
-        names = names * n
-    if len(names) != n:
-        raise ValueError(f"{len(names)} agents named for {n} players")
+    names = seat_agents(list(agents) or ["random"], n)
     choosers = [make_agent(name, seed, seat) for seat, name in enumerate(names)]
     return Game(content, seed, choosers, players=n, rules=rules, evaluator=evaluator, log=log)
 

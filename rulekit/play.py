@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulekit import __version__
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError, RuleViolation
 from rulekit.engine import new_game
 
 LOG_FORMAT = 1
-
-
-def content_fingerprint(root: str | Path) -> str:
-    """sha256 over every YAML file of a content folder (names and bytes, sorted)."""
-    h = hashlib.sha256()
-    root = Path(root)
-    for path in sorted(root.rglob("*.y*ml")):
-        if ".rulekit_cache" in path.parts:
-            continue
-        h.update(str(path.relative_to(root)).encode("utf-8"))
-        h.update(path.read_bytes())
-    return h.hexdigest()
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulekit.agents.base import Chooser, DefaultChooser, Question, RandomAgent
 
-__all__ = ["Chooser", "DefaultChooser", "Question", "RandomAgent", "agent_names", "make_agent"]
+__all__ = ["Chooser", "DefaultChooser", "Question", "RandomAgent", "agent_names", "make_agent", "seat_agents"]
 
 
 def agent_names() -> list[str]:
@@ -25,3 +25,16 @@ def make_agent(name: str, seed: int, seat: int) -> Chooser:
     if name not in factories:
         raise ValueError(f"unknown agent '{name}' (known: {', '.join(sorted(factories))})")
     return factories[name](seed, seat)
+
+
+def seat_agents(names: list[str], players: int) -> list[str]:
+    """One agent name for every seat, or one per seat; a ValueError in plain words otherwise."""
+    known = agent_names()
+    for name in names:
+        if name not in known:
+            raise ValueError(f"unknown agent '{name}' (known: {', '.join(known)})")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise ValueError(f"{len(names)} agents named for {players} players: name one agent, or one per seat")
+    return list(names)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -456,3 +458,16 @@ def _can_be(e: ast.Expr, absent: Mapping[str, str], missing: list[ast.Str]) -> s
             missing.append(arg)
             return {False}
     return {True, False}
+
+
+def content_fingerprint(root: str | Path) -> str:
+    """sha256 over the content's YAML files (path and bytes, in path order): any edit to a card or rule changes it."""
+    root = Path(root)
+    h = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml")):
+        rel = path.relative_to(root)
+        if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
+            continue
+        h.update(rel.as_posix().encode() + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()

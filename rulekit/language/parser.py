@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
 from rulekit import registry

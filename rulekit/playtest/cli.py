@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from rulekit.console import agents_or_usage_error, load_or_exit
 from rulekit.playtest import report, stats
 from rulekit.playtest.runner import (
     BACKENDS,
@@ -44,32 +45,16 @@ def playtest(content, games, seed, jobs, agents, out, resume, fresh, backend, sc
     Results go to OUT/games.sqlite as each game ends; OUT/summary.json, OUT/report.html and
     OUT/run.json are written at the end.
     """
-    from rulekit.agents import agent_names
-    from rulekit.content.loader import load_content
-    from rulekit.language.diagnostics import ContentError, concise
-
-    names = [a.strip() for a in agents.split(",")]
-    unknown = [a for a in names if a not in agent_names()]
-    if unknown:
-        raise click.BadParameter(f"unknown agent {', '.join(map(repr, unknown))} (known: {', '.join(agent_names())})",
-                                 param_hint="--agents")
     if scheduler and backend != "dask":
         raise click.BadParameter("--scheduler needs --backend dask", param_hint="--scheduler")
     if include_tbd and only_designed:
         raise click.UsageError("--include-tbd and --only-designed contradict each other")
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other")
-    try:
-        loaded = load_content(content, include_tbd=include_tbd, only_designed=only_designed)
-    except ContentError as err:
-        for d in err.diagnostics:
-            click.echo(concise(d), err=True)
-        sys.exit(1)
+    loaded = load_or_exit(content, include_tbd, only_designed)
     n = players or int(loaded.rules.get("players", 4))
-    if len(names) not in (1, n):
-        raise click.BadParameter(f"{len(names)} agents named for {n} players (name one, or one per seat)",
-                                 param_hint="--agents")
-    batch = Batch(content, games, seed, n, tuple(names * n if len(names) == 1 else names), include_tbd, only_designed)
+    names = agents_or_usage_error(agents, n)
+    batch = Batch(content, games, seed, n, tuple(names), include_tbd, only_designed)
     out = Path(out)
     if fresh:
         clear_batch(out)

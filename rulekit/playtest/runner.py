@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import rulekit
+from rulekit.content.loader import content_fingerprint as fingerprint
 from rulekit.core.result import GameResult
 from rulekit.engine import run_game
 from rulekit.playtest.store import Store
@@ -66,19 +67,6 @@ class Outcome:
 def game_seed(seed: int, index: int) -> int:
     """A game's seed from the batch seed and its index alone (a stable 48-bit hash, short enough to type)."""
     return int.from_bytes(hashlib.sha256(f"{seed}:{index}".encode()).digest()[:6], "big")
-
-
-def fingerprint(root: str | Path) -> str:
-    """sha256 over the content's YAML files (path and bytes, in path order): any edit to a card or rule changes it."""
-    root = Path(root)
-    h = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml")):
-        rel = path.relative_to(root)
-        if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
-            continue
-        h.update(rel.as_posix().encode() + b"\0")
-        h.update(path.read_bytes() + b"\0")
-    return h.hexdigest()
 
 
 def open_batch(batch: Batch, out: Path, *, resume: bool) -> tuple[Store, list[int]]:
