@@ -38,6 +38,11 @@ def play(seed, players, agents, content_dir, log_file, include_tbd, only_designe
     """Play one whole game and print what happened, round by round."""
     from rulekit import play as P
 
+    if log_file:
+        try:
+            open(log_file, "w", encoding="utf-8").close()
+        except OSError as err:
+            raise click.BadParameter(f"cannot write {log_file}: {err.strerror}", param_hint="--log") from None
     content = load_or_exit(content_dir, include_tbd, only_designed)
     players = players or int(content.rules.get("players", 4))
     names = agents_or_usage_error(agents, players)
@@ -82,7 +87,7 @@ def replay(log_file, content_dir):
 
     try:
         records = P.read_log(log_file)
-    except (ValueError, UnicodeDecodeError) as err:
+    except ValueError as err:
         click.echo(str(err), err=True)
         raise SystemExit(1)
     head = records[0]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError, RuleViolation
+from rulekit.agents import seat_agents
 from rulekit.engine import new_game
 
 LOG_FORMAT = 1
@@ -74,17 +75,40 @@ def _from_json(v):
 
 
 def read_log(path: str | Path) -> list[dict]:
+    """A game log's records; a ValueError saying where and what is wrong, for any other file."""
     records = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if line.strip():
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
                 try:
-                    records.append(json.loads(line))
+                    rec = json.loads(line)
                 except json.JSONDecodeError as err:
                     raise ValueError(f"{path}:{n}:{err.colno}: not a JSON line: {err.msg}") from None
+                if not isinstance(rec, dict) or "e" not in rec:
+                    raise ValueError(f"{path}:{n}:1: not a record of a rulekit game log")
+                records.append(rec)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a rulekit game log (it is not UTF-8 text)") from None
     if not records or records[0].get("e") != "header":
         raise ValueError(f"{path}:1:1: not a rulekit game log (the first line must be its header)")
+    check_header(records[0], path)
     return records
+
+
+def check_header(head: dict, path) -> None:
+    """The header must say how to set the game up again: seed, players and agents."""
+    players = head.get("players")
+    if not isinstance(head.get("seed"), int) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise ValueError(f"{path}:1:1: the log's header lacks a whole-number seed or a player count of 2 to 4")
+    agents = head.get("agents")
+    if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+        raise ValueError(f"{path}:1:1: the log's header lacks the list of agents")
+    try:
+        seat_agents(agents, players)
+    except ValueError as err:
+        raise ValueError(f"{path}:1:1: {err}") from None
 
 
 def first_difference(a: list[str], b: list[str]) -> tuple[int, str, str] | None:

@@ -107,3 +107,21 @@ def test_include_tbd_and_only_designed_change_the_decks():
     assert all(c.status == "designed" for c in designed.cards)
     r = run("play", "--seed", "4", "--only-designed")
     assert r.exit_code == 0
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"e": "header"}\n', "lacks a whole-number seed"),
+    ("[1, 2]\n", "not a record of a rulekit game log"),
+    ('{"e": "header", "seed": 1, "players": 4, "agents": ["genius"]}\n', "unknown agent 'genius'"),
+    ("not json\n", "not a JSON line"),
+])
+def test_a_broken_log_gets_a_message_not_a_traceback(tmp_path, text, words):
+    log = tmp_path / "game.jsonl"
+    log.write_text(text, encoding="utf-8")
+    r = run("replay", str(log))
+    assert r.exit_code == 1 and words in r.output and "Traceback" not in r.output
+
+
+def test_a_log_that_cannot_be_written_is_refused_before_playing(tmp_path):
+    r = run("play", "--log", str(tmp_path / "missing" / "game.jsonl"))
+    assert r.exit_code == 2 and "cannot write" in r.output and "Round 1" not in r.output
