@@ -6,13 +6,15 @@ import random
 from typing import Any, Callable
 
 from rulekit import registry
-from rulekit.agents.base import Question
+from rulekit.agents.base import DefaultChooser, Question
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError, RuleViolation
 from rulekit.core.ops import EffectOps
 from rulekit.core.state import Ctx, Entry, PlayerState, track_bounds, unique_ids
 
 STRATEGIES = {1: (1, 1, 1), 2: (1, 1, 2), 3: (1, 2, 3)}
+# An out player's board still spreads; its choices are made in reading order (rules.md 5).
+OUT_OF_GAME = DefaultChooser()
 
 
 class Game(EffectOps):
@@ -69,10 +71,8 @@ class Game(EffectOps):
         """Ask a seat's chooser; out players' boards answer in reading order (rules.md 5)."""
         options = tuple(options)
         q = Question(kind, seat, options, card.id if card is not None else None, text)
-        if self.ps[seat].out:
-            answer = options[0] if kind not in ("amount", "choose") else max(options)
-        else:
-            answer = self.choosers[seat].choose(self, q)
+        chooser = OUT_OF_GAME if self.ps[seat].out else self.choosers[seat]
+        answer = chooser.choose(self, q)
         if answer not in options:
             raise RuleViolation(f"P{seat + 1} answered {answer!r}, which is not a legal answer to '{kind}'"
                                 f" (legal: {_preview(options)})")
