@@ -6,6 +6,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from rulekit.core.board import MILD, idx
+
 # Question kinds and what their options are:
 #   advisor   card ids                     strategy  1, 2, 3
 #   action    ("pass",) ("bury", cell) ("relocate", cell, cell) ("play", id) ("execute", id) ("switch", id)
@@ -60,8 +62,6 @@ class DefaultChooser:
 
 def default_treatment(game, opts):
     """As many mild as fit, then severe (cells come in reading order)."""
-    from rulekit.core.board import MILD, idx
-
     for o in opts:
         if o != "done" and game.board[idx(*o)] == MILD:
             return o
