@@ -218,8 +218,6 @@ ON_HANDLERS: dict[str, tuple[str, ...]] = {
 LASTING_KINDS = ("advisor", "policy")
 REACT_KINDS = ("policy",)
 
-STATUSES = ("designed", "proposed", "tbd")
-
 # Keywords of the grammar: reserved, so never a `let`/`choose`/`as` name.
 KEYWORDS = (
     "on", "when", "once", "react", "modify", "by", "min", "shield", "seal", "let", "choose",
