@@ -56,11 +56,11 @@ TRACKS: dict[str, Track] = _index(
     Track("medical", "医疗", "medical capacity; treatment spends it", 0, 15, 5),
     Track("disease", "疾病", "the plague's threat; drives contagion, deaths and worsening", 0, 20, 10),
     Track("policy", "政策", "the government's standing; below -10 the player is overthrown", -10, 10, 0),
-    Track("score", "计分", "victory points", None, None, 0),
+    Track("score", "计分", "victory points", -9999, 9999, 0),
     Track("economy", "经济", "income per round", 0, 10, 0),
 )
 
-MONEY = Track("money", "金钱", "money in the bank (银行); never below 0", 0, None, 0)
+MONEY = Track("money", "金钱", "money in the bank (银行); never below 0", 0, 9999, 0)
 # Everything a track statement (`TRACK += EXPR`) may change.
 SETTABLE: dict[str, Track] = {**TRACKS, "money": MONEY}
 
@@ -243,10 +243,28 @@ STATEMENTS: dict[str, Word] = _index(
     Word("prevent", "阻止", "cancel the death or overthrow about to happen (death/overthrown handlers)"),
 )
 
-# Limits that keep a broken card from hanging a game.
-MAX_NESTING = 32
-MAX_REPEAT = 100
-MAX_TRIGGER_DEPTH = 16
+
+@dataclass(frozen=True)
+class Limit(Word):
+    value: int
+
+
+# Limits that keep a broken or hostile card from hanging a game or exhausting memory. The parser
+# and checker report what a card's text shows will cross them; the interpreter stops a game that
+# crosses one at run time, naming the card, its line, the round and the seed.
+LIMITS: dict[str, Limit] = _index(
+    Limit("nesting", "嵌套层数", "blocks, brackets or operators inside one another in one effect", 32),
+    Limit("repeat", "重复次数", "the count of one `repeat`", 100),
+    Limit("trigger_depth", "连锁深度", "effects setting each other off in a row (a trigger whose effect fires a trigger …)", 16),
+    Limit("number", "数值上限", "the size of any number an effect computes, of either sign", 1_000_000_000),
+    Limit("effect_steps", "单次效果步数", "statements one handler may run, its loops included", 10_000),
+    Limit("game_steps", "整局步数", "statements all the effects of one game may run together", 200_000),
+    Limit("effect_questions", "整局效果提问数", "questions the effects of one game may ask the players", 5_000),
+)
+MAX_NESTING = LIMITS["nesting"].value
+MAX_REPEAT = LIMITS["repeat"].value
+MAX_TRIGGER_DEPTH = LIMITS["trigger_depth"].value
+MAX_NUMBER = LIMITS["number"].value
 
 
 def all_words() -> dict[str, list[str]]:
