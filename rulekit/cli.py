@@ -33,8 +33,10 @@ for command in (lint, rule, test_command, playtest):
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True), help="Write every decision and change as JSON lines.")
 @click.option("--include-tbd", is_flag=True, help="Put cards marked tbd in the decks (as cards with no effect).")
 @click.option("--only-designed", is_flag=True, help="Leave proposed cards out of the decks.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Also show every handler, trigger, reaction, modifier and combo that fired, and what it changed.")
 @click.option("--evaluator", type=click.Choice(["compiled", "reference"]), default="compiled", hidden=True)
-def play(seed, players, agents, content_dir, log_file, include_tbd, only_designed, evaluator):
+def play(seed, players, agents, content_dir, log_file, include_tbd, only_designed, verbose, evaluator):
     """Play one whole game and print what happened, round by round."""
     from rulekit import play as P
 
@@ -50,7 +52,7 @@ def play(seed, players, agents, content_dir, log_file, include_tbd, only_designe
               "seed": seed, "players": players, "agents": names, "content": str(content_dir),
               "fingerprint": content_fingerprint(content_dir), "include_tbd": include_tbd,
               "only_designed": only_designed}
-    played = P.play_game(content, seed, names, players, header=header, evaluator=evaluator)
+    played = P.play_game(content, seed, names, players, header=header, evaluator=evaluator, verbose=verbose)
     game = played.game
     click.echo(f"瘟疫到来 The Plague Arrives — seed {seed}, {players} players, agents {','.join(names)}")
     for line in P.account(game, played.log):
@@ -66,7 +68,8 @@ def play(seed, players, agents, content_dir, log_file, include_tbd, only_designe
     if played.error is not None:
         click.echo(f"The game stopped: {played.error}", err=True)
     else:
-        click.echo(f"结束 Ended after round {game.round}: {P.END_WORDS.get(game.end_reason, game.end_reason)}.")
+        st = game.state
+        click.echo(f"结束 Ended after round {st.round}: {P.END_WORDS.get(st.end_reason, st.end_reason)}.")
         click.echo("排名 Ranking:")
         for line in P.ranking(game):
             click.echo(line)
@@ -111,4 +114,4 @@ def replay(log_file, content_dir):
         click.echo(f"{log_file}:{line}: the replay differs from the log here\n  log:    {want}\n  replay: {got}", err=True)
         raise SystemExit(1)
     click.echo(f"{log_file}: reproduced exactly ({len(records)} lines, {len(asks)} decisions, "
-               f"final scores {[p.score for p in played.game.ps]}).")
+               f"final scores {[p.score for p in played.game.state.seats]}).")

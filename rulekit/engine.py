@@ -1,4 +1,4 @@
-"""Playing whole games: agents by name in, a GameResult out (what `play` and `playtest` share)."""
+"""Playing whole games: agents by name in, a GameResult out (what `play`, `playtest` and the API share)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,15 @@ from rulekit.core.result import GameResult
 
 
 def new_game(content, seed: int, agents: list[str], *, players: int | None = None,
-             evaluator: str = "compiled", log: list | None = None, rules: dict | None = None) -> Game:
-    n = players or int((rules or content.rules).get("players", 4))
+             evaluator: str = "compiled", log: list | None = None, rules: dict | None = None,
+             verbose: bool = False) -> Game:
+    """A game at its start, one agent per seat made by name and seeded by (seed, seat)."""
+    from rulekit.core.rules import Rules
+
+    n = players or Rules.from_dict(rules or content.rules).players
     names = seat_agents(list(agents) or ["random"], n)
     choosers = [make_agent(name, seed, seat) for seat, name in enumerate(names)]
-    return Game(content, seed, choosers, players=n, rules=rules, evaluator=evaluator, log=log)
+    return Game.new(content, seed, choosers, players=n, rules=rules, evaluator=evaluator, log=log, verbose=verbose)
 
 
 def run_game(content, seed: int, agents: list[str], *, players: int | None = None,
@@ -22,30 +26,31 @@ def run_game(content, seed: int, agents: list[str], *, players: int | None = Non
     game = new_game(content, seed, agents, players=players, evaluator=evaluator, log=log, rules=rules)
     error = None
     try:
-        game.play()
+        game.run()
     except EffectError as err:
         error = err
     return result_of(game, error)
 
 
 def result_of(game: Game, error: EffectError | None = None) -> GameResult:
-    ps = game.ps
+    st = game.state
+    ps = st.seats
     return GameResult(
-        seed=game.seed,
-        players=game.players,
+        seed=st.seed,
+        players=st.players,
         agents=tuple(c.name for c in game.choosers),
         advisors=tuple(p.advisor.id if p.advisor else None for p in ps),
         winners=() if error else game.winners(),
         scores=tuple(p.score for p in ps),
         alive=tuple(game.count(p.seat, "alive") for p in ps),
-        rounds=game.round,
-        end_reason="error" if error else (game.end_reason or "unfinished"),
+        rounds=st.round,
+        end_reason="error" if error else (st.end_reason or "unfinished"),
         out=tuple(p.out for p in ps),
         cards_drawn=tuple(tuple(p.drawn_ids) for p in ps),
         cards_played=tuple(tuple(p.played_ids) for p in ps),
-        events=tuple(game.events_drawn),
-        combos_fired=tuple(game.combos_log),
-        score_history=tuple(game.score_history),
+        events=tuple(st.events_drawn),
+        combos_fired=tuple(st.combos_log),
+        score_history=tuple(st.score_history),
         error=str(error) if error else None,
         error_card=error.card.id if error is not None and error.card is not None else None,
     )

@@ -22,14 +22,15 @@ class Played:
 
 
 def play_game(content, seed: int, agents: list[str], players: int, *, header: dict,
-              evaluator: str = "compiled", choosers=None) -> Played:
+              evaluator: str = "compiled", choosers=None, verbose: bool = False) -> Played:
+    """One whole game with its log; verbose also logs every handler, modifier and combo that fires."""
     log: list = [header]
-    game = new_game(content, seed, agents, players=players, evaluator=evaluator, log=log)
+    game = new_game(content, seed, agents, players=players, evaluator=evaluator, log=log, verbose=verbose)
     if choosers is not None:
         game.choosers = choosers
     error = None
     try:
-        game.play()
+        game.run()
     except EffectError as err:
         error = err
         game.record("error", message=str(err), card=err.card.id if err.card else None)
@@ -57,15 +58,18 @@ class ReplayChooser:
         self.asks = asks
         self.pos = 0
 
-    def choose(self, game, q):
+    def choose(self, obs, q) -> int:
         if self.pos >= len(self.asks):
             raise RuleViolation(f"the log has no more decisions, but P{q.seat + 1} is asked '{q.kind}'")
         rec = self.asks[self.pos]
         self.pos += 1
-        if rec["q"] != q.kind or rec["seat"] != q.seat:
+        if rec["q"] != q.kind.value or rec["seat"] != q.seat:
             raise RuleViolation(f"decision {self.pos}: the log says P{rec['seat'] + 1} answers '{rec['q']}', "
-                                f"but the game asks P{q.seat + 1} '{q.kind}'")
-        return _from_json(rec["a"])
+                                f"but the game asks P{q.seat + 1} '{q.kind.value}'")
+        answer = _from_json(rec["a"])
+        if answer not in q.options:
+            raise RuleViolation(f"decision {self.pos}: the log's answer {rec['a']!r} is not one of the game's options")
+        return q.options.index(answer)
 
 
 def _from_json(v):
@@ -133,7 +137,7 @@ def board_picture(game) -> list[str]:
     for r in range(B.SIZE):
         if r == B.HALF:
             lines.append("")
-        row = [CELL_CHARS[game.board[B.idx(r, c)]] for c in range(B.SIZE)]
+        row = [CELL_CHARS[game.state.board[B.idx(r, c)]] for c in range(B.SIZE)]
         if not "".join(row).strip():
             continue
         lines.append("  " + " ".join(row[:5]) + "   " + " ".join(row[5:]))
@@ -148,17 +152,22 @@ def card_name(game, cid: str | None) -> str:
 
 
 def account(game, log: list) -> list[str]:
-    """A readable round-by-round account built from the game's log."""
+    """A readable round-by-round account built from the game's log (with what effects did, if it has it)."""
     out: list[str] = []
     name = lambda cid: card_name(game, cid)
-    advisors = [f"P{p.seat + 1} {name(p.advisor.id) if p.advisor else '—'}" for p in game.ps]
+    advisors = [f"P{p.seat + 1} {name(p.advisor.id) if p.advisor else '—'}" for p in game.state.seats]
     out.append("顾问 Advisors: " + " · ".join(advisors))
     current = None
     deaths: dict[int, int] = {}
     cured: dict[int, int] = {}
+    effects = _Effects(name)
     for rec in log:
         e = rec.get("e")
-        if e in ("header", "ask", "cell", "money", "track", "draw", "discard", "setup_done", "phase", "round_start"):
+        shown = effects.line(rec)
+        if shown is not None:
+            out.append(shown)
+        if e in ("header", "ask", "cell", "money", "track", "draw", "discard", "setup_done", "phase", "round_start",
+                 "fire", "done", "modifier", "shielded"):
             if e == "cell":
                 seat = game.geo.owner[B.idx(*rec["cell"])]
                 if rec["after"] == "dead":
@@ -209,6 +218,58 @@ END_WORDS = {
 }
 
 
+class _Effects:
+    """The lines `-v` adds: each handler, reaction, modifier and combo that fired, and what it changed."""
+
+    def __init__(self, name):
+        self.name = name
+        self.depth = 0
+
+    def line(self, r: dict) -> str | None:
+        e = r.get("e")
+        pad = "  " + "    " * self.depth
+        if e == "fire":
+            self.depth += 1
+            who = f"P{r['seat'] + 1} " if isinstance(r.get("seat"), int) else ""
+            return f"{pad}▸ {who}{self.name(r['card'])} — {r['how']}"
+        if e == "done":
+            self.depth = max(0, self.depth - 1)
+            return None
+        if e == "modifier":
+            return f"{pad}▸ P{r['seat'] + 1} {self.name(r['card'])} — modifies {r['quantity']} by {r['delta']:+d}"
+        if not self.depth:
+            return None
+        change = _change_words(r, self.name)
+        return f"{pad}· {change}" if change else None
+
+
+def _change_words(r: dict, name) -> str | None:
+    """A change record in a few words, for the lines under an effect that fired."""
+    e = r.get("e")
+    who = f"P{r['seat'] + 1} " if isinstance(r.get("seat"), int) else ""
+    if e == "track":
+        return f"{who}{r['track']} {r['delta']:+d} → {r['value']}"
+    if e == "money":
+        return f"{who}money {r['delta']:+d} → {r['money']}"
+    if e == "cell":
+        return f"cell {tuple(r['cell'])} {r['before']} → {r['after']}"
+    if e == "draw":
+        return f"{who}draws {name(r['card'])}"
+    if e == "discard":
+        return f"discards {name(r['card'])}"
+    if e == "shielded":
+        return f"{who}is shielded: no {r['what']} lost"
+    if e == "arranged":
+        return f"{who}arranges {r['tiles']} tiles"
+    return None
+
+
+def effect_account(game, log: list) -> list[str]:
+    """Only the lines of effects that fired (for `rulekit test -v`)."""
+    effects = _Effects(lambda cid: card_name(game, cid))
+    return [line.strip() for line in (effects.line(r) for r in log) if line is not None]
+
+
 def _round_tail(deaths, cured) -> list[str]:
     bits = []
     if cured:
@@ -234,7 +295,7 @@ def status_table(game) -> list[str]:
     cols = ("med", "dis", "pol", "scr", "eco", "$")
     counts = ("H", "M", "S", "D", "#")
     lines = ["      " + "".join(f"{c:>4}" for c in cols) + " |" + "".join(f"{c:>4}" for c in counts)]
-    for p in game.ps:
+    for p in game.state.seats:
         c = lambda k: game.count(p.seat, k)
         mark = " out" if p.out else ""
         lines.append(f"  P{p.seat + 1:<3}{p.medical:>4}{p.disease:>4}{p.policy:>4}{p.score:>4}{p.economy:>4}{p.money:>4} |"
@@ -244,10 +305,11 @@ def status_table(game) -> list[str]:
 
 def ranking(game) -> list[str]:
     winners = set(game.winners())
-    order = sorted(range(game.players), key=lambda s: (-game.ps[s].score, -game.count(s, "alive"), s))
+    seats = game.state.seats
+    order = sorted(range(game.players), key=lambda s: (-seats[s].score, -game.count(s, "alive"), s))
     lines = []
     for place, s in enumerate(order, 1):
-        p = game.ps[s]
+        p = seats[s]
         tag = "  ← 胜者 winner" if s in winners else ""
         out = " (out)" if p.out else ""
         lines.append(f"  {place}. P{s + 1} score {p.score}, alive {game.count(s, 'alive')}{out}{tag}")

@@ -15,3 +15,14 @@ def content():
     from rulekit.content.loader import load_content
 
     return load_content(CONTENT)
+
+
+ENGINE_CONTENT = ROOT / "tests" / "fixtures" / "engine"
+
+
+@pytest.fixture(scope="session")
+def engine_content():
+    """Synthetic cards for engine unit tests (tests/fixtures/engine): shipped cards can change freely."""
+    from rulekit.content.loader import load_content
+
+    return load_content(ENGINE_CONTENT)

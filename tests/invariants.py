@@ -1,4 +1,4 @@
-"""Invariants every game must keep (issue: 25 cells a player, tracks in range, money ≥ 0, cards conserved)."""
+"""Invariants every game must keep: 25 cells a player, tracks in range, money ≥ 0, cards conserved, counts true."""
 
 from __future__ import annotations
 
@@ -11,19 +11,20 @@ OWN_CHOICES = ("strategy", "action", "treat", "offer", "bid", "may", "react", "k
 
 
 def card_places(game: Game) -> Counter:
+    st = game.state
     where: Counter = Counter()
     for k in (1, 2, 3):
-        where.update(c.id for c in game.decks[k])
-        where.update(c.id for c in game.discards[k])
-    for p in game.ps:
+        where.update(c.id for c in st.decks[k])
+        where.update(c.id for c in st.discards[k])
+    for p in st.seats:
         where.update(c.id for c in p.hand)
         where.update(e.card.id for e in p.tableau)
-    where.update(c.id for _, c in game.offers)
-    where.update(c.id for c in game.event_deck)
-    where.update(c.id for c in game.history)
-    if game.current_event is not None:
-        where[game.current_event.id] += 1
-    where.update(c.id for c in game.out_of_game if c.kind in ("policy", "event"))
+    where.update(c.id for _, c in st.offers)
+    where.update(c.id for c in st.event_deck)
+    where.update(c.id for c in st.history)
+    if st.current_event is not None:
+        where[st.current_event.id] += 1
+    where.update(c.id for c in st.out_of_game if c.kind in ("policy", "event"))
     return where
 
 
@@ -36,26 +37,40 @@ def expected_cards(game: Game) -> Counter:
 
 
 def check(game: Game) -> None:
-    for s in range(game.players):
-        assert len(game.geo.cells_of[s]) == 25
-        assert sum(1 for i in game.geo.cells_of[s] if game.board[i] != B.NOCELL) == 25
-        p = game.ps[s]
-        for name, (lo, hi, _) in game.bounds.items():
+    st = game.state
+    for s in range(st.players):
+        cells = game.geo.cells_of[s]
+        assert len(cells) == 25
+        assert sum(1 for i in cells if st.board[i] != B.NOCELL) == 25
+        p = st.seats[s]
+        for name, (lo, hi, _) in game.rules.bounds:
             v = getattr(p, name)
-            assert lo is None or v >= lo, f"P{s + 1} {name} {v} below {lo}"
-            assert hi is None or v <= hi, f"P{s + 1} {name} {v} above {hi}"
+            assert lo <= v <= hi, f"P{s + 1} {name} {v} outside {lo}..{hi}"
         assert p.money >= 0
         names = [e.card.name for e in p.tableau]
         assert len(names) == len(set(names)), f"P{s + 1} has two cards of one name: {names}"
+        counts = [0] * B.N_CODES
+        for i in cells:
+            counts[st.board[i]] += 1
+        assert counts == p.counts, f"P{s + 1}'s kept counts {p.counts} differ from its board {counts}"
     assert card_places(game) == expected_cards(game)
 
 
-class CheckedGame(Game):
-    """A game that checks every invariant at the end of every phase."""
+def play_checked(game: Game) -> None:
+    """Play to the end, checking every invariant at the end of every phase."""
+    from rulekit.core.phases import advance, resolve
 
-    def run_phase(self, phase: str) -> None:
-        super().run_phase(phase)
-        check(self)
+    last = None
+    while True:
+        q = advance(game)
+        cursor = (game.state.cursor.phase, game.state.cursor.step)
+        if cursor != last and cursor[1] in ("start", ""):
+            check(game)
+        last = cursor
+        if q is None:
+            break
+        resolve(game, q, game._choose(q))
+    check(game)
 
 
 def out_players_never_chose(log: list) -> None:

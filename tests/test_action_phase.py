@@ -2,51 +2,49 @@
 
 from __future__ import annotations
 
-from rulekit.agents.base import DefaultChooser
 from rulekit.content.rules import merge_rules
 from rulekit.core import board as B
+from rulekit.core.default import DefaultChooser
 from rulekit.core.game import Game
-from rulekit.core.state import Entry
+from rulekit.core.phases.actions import Menu
+from rulekit.core.questions import Ask
+from rulekit.core.table import Table, TableSeat, set_table
 
 
 class Restless(DefaultChooser):
     """Never passes while anything else is legal."""
 
-    def choose(self, game, q):
-        if q.kind == "action":
-            busy = [o for o in q.options if o[0] != "pass"]
-            return busy[0] if busy else ("pass",)
-        return super().choose(game, q)
+    def choose(self, obs, q):
+        if q.kind is Ask.ACTION:
+            return 1 if len(q.options) > 1 else 0
+        return super().choose(obs, q)
 
 
-def table(content, rules=None):
-    game = Game(content, 1, [Restless()] + [DefaultChooser()] * 3, rules=rules)
-    game.fill_tiles()
-    game.initial_reveal()
+def table(content, seat: TableSeat, rules=None, log=None) -> Game:
+    game = Game.new(content, 1, [Restless()] + [DefaultChooser()] * 3, rules=rules, log=log)
+    set_table(game, Table(seats={0: seat}))
     return game
 
 
-def test_a_switchable_card_is_switched_once_a_round(content):
-    game = table(content)
-    card = content.lookup("life_support")
-    game.ps[0].tableau.append(Entry(card, game.compiled[card.id], 0))
+def test_a_switchable_card_is_switched_once_a_round(engine_content):
+    game = table(engine_content, TableSeat(tableau=(engine_content.lookup("respirator"),)))
     game.run_phase("actions")
-    switches = [a for a in game.legal_actions(0) if a[0] == "switch"]
-    assert switches == [], "after one switch this round, switching is no longer offered"
-    assert game.ps[0].tableau[0].on is False
-    game.round += 1
-    assert ("switch", "life_support") in game.legal_actions(0)
+    assert [a for a in Menu(game, 0) if a.verb == "switch"] == [], "after one switch this round, no more switching"
+    assert game.state.seats[0].tableau[0].on is False
+    game.state.round += 1
+    assert ("switch", "respirator") in Menu(game, 0)
 
 
-def test_free_relocations_stop_at_the_action_limit(content):
-    rules = merge_rules(content.rules, {"actions": {"max_per_phase": 7}})
-    game = table(content, rules)
-    card = content.lookup("temporary_quarantine")      # modify relocate_cost by -1 min 0
-    game.ps[0].tableau.append(Entry(card, game.compiled[card.id], 0))
-    assert game.quantity(0, "relocate_cost", 1) == 0
-    game.board[B.idx(0, 4)] = B.EMPTY
+def test_free_relocations_stop_at_the_action_limit(engine_content):
+    rules = merge_rules(engine_content.rules, {"actions": {"max_per_phase": 7}})
     log: list = []
-    game.log = log
+    game = table(engine_content, TableSeat(tableau=(engine_content.lookup("free_moves"),)), rules, log)
+    assert game.quantity(0, "relocate_cost", 1) == 0
+    board = list(game.state.board)
+    board[B.idx(0, 4)] = B.EMPTY
+    from rulekit.core.table import lay_board
+
+    lay_board(game, board)
     game.run_phase("actions")
     moves = [r for r in log if r["e"] == "cell" and r["cause"] == "relocate"]
     assert len(moves) == 7 * 2, "seven relocations, each emptying one cell and filling another"

@@ -6,7 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulekit.agents import make_agent
-from tests.invariants import CheckedGame, check, out_players_never_chose
+from rulekit.core.game import Game
+from tests.invariants import check, out_players_never_chose, play_checked
 
 agents = st.sampled_from(["random", "default"])
 
@@ -16,25 +17,27 @@ agents = st.sampled_from(["random", "default"])
 def test_every_game_keeps_the_invariants_and_ends(content, seed, players, names):
     log: list = []
     choosers = [make_agent(n, seed, s) for s, n in enumerate(names[:players])]
-    game = CheckedGame(content, seed, choosers, players=players, log=log)
-    game.play()
-    check(game)
-    assert game.over and game.end_reason in ("won_fight", "events_exhausted", "max_rounds", "one_left")
-    assert game.round <= content.rules["max_rounds"]
+    game = Game.new(content, seed, choosers, players=players, log=log)
+    play_checked(game)
+    st_ = game.state
+    assert st_.over and st_.end_reason in ("won_fight", "events_exhausted", "max_rounds", "one_left")
+    assert st_.round <= game.rules.max_rounds
     assert game.winners(), "a finished game has at least one winner"
     out_players_never_chose(log)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), shuffle=st.sampled_from(["global", "per_player"]))
-def test_tiles_hold_the_configured_infected_fronts(content, seed, shuffle):
+def test_tiles_hold_the_configured_infected_fronts(engine_content, seed, shuffle):
     from rulekit.content.rules import merge_rules
-    from rulekit.core import board as B
+    from rulekit.core.phases.setup import fill_tiles
 
-    rules = merge_rules(content.rules, {"tiles": {"shuffle": shuffle}})
-    game = CheckedGame(content, seed, [make_agent("random", seed, s) for s in range(4)], rules=rules)
-    game.fill_tiles()
-    per_seat = [sum(1 for i in game.geo.cells_of[s] if game.board[i] == B.TILE_I) for s in range(4)]
+    rules = merge_rules(engine_content.rules, {"tiles": {"shuffle": shuffle}})
+    game = Game.new(engine_content, seed, [make_agent("random", seed, s) for s in range(4)], rules=rules)
+    fill_tiles(game)
+    fronts = game.state.fronts
+    per_seat = [sum(fronts[i] for i in game.geo.cells_of[s]) for s in range(4)]
     assert sum(per_seat) == 20
     if shuffle == "per_player":
         assert per_seat == [5, 5, 5, 5]
+    check(game)

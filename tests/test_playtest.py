@@ -212,10 +212,10 @@ class Checked(GreedyAgent):
 
     kinds: ClassVar[set] = set()
 
-    def choose(self, game, q):
-        answer = super().choose(game, q)
-        assert answer in q.options, (q.kind, answer, q.options[:5])
-        Checked.kinds.add(q.kind)
+    def choose(self, obs, q):
+        answer = super().choose(obs, q)
+        assert type(answer) is int and 0 <= answer < len(q.options), (q.kind, answer, q.options[:5])
+        Checked.kinds.add(q.kind.value)
         return answer
 
 
@@ -224,8 +224,8 @@ def test_greedy_answers_only_legal_options(content):
 
     for i in range(12):
         players = 2 + i % 3
-        game = Game(content, game_seed(3, i), [Checked(game_seed(3, i), s) for s in range(players)], players=players)
-        game.play()
+        game = Game.new(content, game_seed(3, i), [Checked(game_seed(3, i), s) for s in range(players)], players=players)
+        game.run()
     assert {"advisor", "strategy", "action", "treat", "cell", "offer", "bid"} <= Checked.kinds
 
 

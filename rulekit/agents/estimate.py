@@ -48,9 +48,9 @@ class Snapshot:
     __slots__ = (
         "counts",
         "final_penalty",
-        "game",
         "hand",
         "key",
+        "obs",
         "players",
         "round",
         "rounds_left",
@@ -59,14 +59,12 @@ class Snapshot:
         "unlocked",
     )
 
-    def __init__(self, game, seat: int):
-        p = game.ps[seat]
-        self.game, self.seat = game, seat
-        self.tracks = {"medical": p.medical, "disease": p.disease, "policy": p.policy, "score": p.score,
-                       "economy": p.economy, "money": p.money}
+    def __init__(self, obs, seat: int):
+        self.obs, self.seat = obs, seat
+        self.tracks = {name: obs.track(seat, name) for name in ("medical", "disease", "policy", "score", "economy", "money")}
         counts = dict.fromkeys(STATES, 0)
-        board = game.board
-        for i in game.geo.cells_of[seat]:
+        board = obs.board
+        for i in obs.geometry.cells_of[seat]:
             s = board[i]
             if s == B.HEALTHY:
                 counts["healthy"] += 1
@@ -76,31 +74,32 @@ class Snapshot:
                 counts["severe"] += 1
             elif s == B.DEAD:
                 counts["dead"] += 1
-            elif s in B.TILES:
+            elif s == B.TILE:
                 counts["tiles"] += 1
         self.counts = counts
-        self.hand = len(p.hand)
-        self.round = game.round
-        self.players = len(game.active_players())
-        self.unlocked = p.unlocked
-        max_rounds = int(game.rules.get("max_rounds", 14))
-        self.rounds_left = max(1, min(max_rounds - game.round + 1, len(game.event_deck)))
-        self.final_penalty = game.quantity(seat, "final_penalty", 0)
-        self.key = (game.round, game.phase, *self.tracks.values(), *counts.values(), self.hand,
-                    self.unlocked, len(p.tableau), self.players)
+        self.hand = obs.hand_size(seat)
+        self.round = obs.round
+        self.players = len(obs.in_order())
+        self.unlocked = obs.unlocked(seat)
+        self.rounds_left = max(1, min(obs.rules.max_rounds - obs.round + 1, obs.events_left))
+        self.final_penalty = obs.quantity(seat, "final_penalty", 0)
+        self.key = (obs.round, obs.phase, *self.tracks.values(), *counts.values(), self.hand,
+                    self.unlocked, len(obs.tableau(seat)), self.players)
 
     def quantity_base(self, name: str) -> int:
-        rules, t = self.game.rules, self.tracks
+        rules, t = self.obs.rules, self.tracks
         if name == "new_mild":
             return t["disease"] // 3
         if name in ("new_severe", "new_dead"):
             return t["disease"] // 4
         if name == "income":
             return t["economy"] + self.counts["healthy"] // 2
-        if name in ("mild_cost", "severe_cost"):
-            return int(rules["treatment"][name])
+        if name == "mild_cost":
+            return rules.mild_cost
+        if name == "severe_cost":
+            return rules.severe_cost
         if name == "discovery":
-            return int(rules["discovery"]["per_round"])
+            return rules.discovery
         return 1
 
 
@@ -418,7 +417,7 @@ class Walker:
             return CHANCE[f]
         if f == "played":
             ref = self.value(e.args[0], acc)
-            return float(any(ref in (x.card.id, x.card.name) and x.on for x in self.snap.game.ps[self.snap.seat].tableau))
+            return float(any(ref in (x.card.id, x.card.name) and x.on for x in self.snap.obs.tableau(self.snap.seat)))
         if f == "unlocked":
             return float(self.snap.unlocked >= self.num(e.args[0], acc))
         return 0
@@ -477,10 +476,11 @@ def lasting(card, snap: Snapshot, uses: int = 1) -> float:
 def seal_value(snap: Snapshot) -> float:
     """Points per round of `seal border`: the cross-border infections it would block now, as
     fewer new mild (at most about one neighbour's contagion a round), plus a little for later."""
-    game, seat = snap.game, snap.seat
-    board, owner, nb = game.board, game.geo.owner, game.geo.neighbours
+    obs, seat = snap.obs, snap.seat
+    geo = obs.geometry
+    board, owner, nb = obs.board, geo.owner, geo.neighbours
     threatened = sum(
-        1 for i in game.geo.cells_of[seat]
+        1 for i in geo.cells_of[seat]
         if board[i] == B.HEALTHY and any(owner[j] != seat and board[j] in (B.MILD, B.SEVERE, B.DEAD) for j in nb[i])
     )
     return QUANTITY["new_mild"][0] * min(threatened, 3) + 0.2
@@ -500,26 +500,14 @@ def modifier(item: ast.Modify, snap: Snapshot, uses: int, card_id: str) -> float
 
 
 def quantity_without(snap: Snapshot, name: str, base: int, card_id: str) -> int:
-    """The quantity under the player's other active modifiers (rules.md 3.5), so a card never discounts itself."""
-    game, seat = snap.game, snap.seat
-    total, floor = base, None
-    for compiled, entry in game.ps[seat].active_cards():
-        if compiled.card.id == card_id:
-            continue
-        for q, fn, bound in compiled.modifiers:
-            if q == name:
-                total += fn(game.effect_ctx(compiled.card, seat, entry))
-                if bound is not None:
-                    floor = min(bound, base) if floor is None else max(floor, min(bound, base))
-    if floor is not None:
-        total = max(total, floor)
-    return max(0, total)
+    """The quantity under the player's other active modifiers, so a card never discounts itself."""
+    return max(0, snap.obs.quantity(snap.seat, name, base, without=card_id))
 
 
 def final_penalty(item: ast.Modify, snap: Snapshot) -> float:
     """A lower final penalty is worth half a point per negative policy I hold (and one to come)."""
     d = Walker(snap).num(item.expr, Acc(snap))
-    negative = sum(1 for e in snap.game.ps[snap.seat].tableau if e.card.score < 0)
+    negative = sum(1 for e in snap.obs.tableau(snap.seat) if e.card.score < 0)
     return -d * 0.5 * (1 + negative)
 
 

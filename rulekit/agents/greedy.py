@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from rulekit.agents import estimate as E
-from rulekit.agents.base import Question
+from rulekit.core.questions import Observation, Question
 from rulekit.core import board as B
 from rulekit.language import ast
 
@@ -61,12 +61,13 @@ class GreedyAgent:
         self._cache: dict = {}
         self._switched: set = set()     # (round, card id): switch a card at most once a round
 
-    def choose(self, game, q: Question):
-        return getattr(self, "on_" + q.kind, self.on_other)(game, q)
+    def choose(self, obs: Observation, q: Question) -> int:
+        option = getattr(self, "on_" + q.kind.value, self.on_other)(obs, q)
+        return q.options.index(option)
 
     # ---- helpers ------------------------------------------------------------------------------
-    def snapshot(self, game) -> E.Snapshot:
-        snap = E.Snapshot(game, self.seat)
+    def snapshot(self, obs) -> E.Snapshot:
+        snap = E.Snapshot(obs, self.seat)
         if snap.key != self._cache_key:
             self._cache_key, self._cache = snap.key, {}
         return snap
@@ -75,8 +76,8 @@ class GreedyAgent:
         top = max(v for v, _ in scored)
         return self.rng.choice([o for v, o in scored if v >= top - 1e-9])
 
-    def card(self, game, ref: str):
-        return game.compiled[ref].card
+    def card(self, obs, ref: str):
+        return obs.card(ref)
 
     def play_worth(self, snap: E.Snapshot, card, uses: int = 1, again: bool = False) -> tuple[float, float]:
         """(worth before price, policy change) of playing a card now, or executing it again."""
@@ -92,14 +93,12 @@ class GreedyAgent:
             hit = self._cache[key] = (v, acc.d["policy"])
         return hit
 
-    def card_worth(self, game, snap: E.Snapshot, card) -> float:
+    def card_worth(self, obs, snap: E.Snapshot, card) -> float:
         """What holding a card is worth: its play worth (or reaction worth) less its price."""
-        p = game.ps[self.seat]
-        if any(e.card.name == card.name for e in p.tableau):
+        if any(e.card.name == card.name for e in obs.tableau(self.seat)):
             return 0.0
         price = card.price[0] if card.price else 0
-        compiled = game.compiled[card.id]
-        if not compiled.playable:
+        if not obs.playable(card.id):
             return E.react_value(card, snap) - price * E.MONEY
         return self.play_worth(snap, card)[0] - price * E.MONEY
 
@@ -109,42 +108,42 @@ class GreedyAgent:
         return not (dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR))
 
     # ---- questions ----------------------------------------------------------------------------
-    def on_advisor(self, game, q: Question):
-        snap = self.snapshot(game)
+    def on_advisor(self, obs, q: Question):
+        snap = self.snapshot(obs)
         scored = []
         for ref in q.options:
-            card = self.card(game, ref)
+            card = self.card(obs, ref)
             v = sum(E.worth(E.Walker(snap).run(h.body), snap) for h in E.handlers(card, "on", "setup"))
             scored.append((v + E.lasting(card, snap), ref))
         return self.best(scored)
 
-    def on_strategy(self, game, q: Question):
-        costs = game.strategy_costs(self.seat)
-        money = game.ps[self.seat].money
+    def on_strategy(self, obs, q: Question):
+        costs = obs.strategy_costs()
+        money = obs.track(self.seat, "money")
         free = max(s for s in q.options if costs[s] == 0) if any(costs[s] == 0 for s in q.options) else min(q.options)
         paid = [s for s in q.options if s > free and money - costs[s] >= 6]
         return max(paid) if paid else free
 
-    def on_action(self, game, q: Question):
-        snap = self.snapshot(game)
-        p = game.ps[self.seat]
+    def on_action(self, obs, q: Question):
+        snap = self.snapshot(obs)
+        tableau = obs.tableau(self.seat)
         scored: list[tuple[float, object]] = [(PLAY_MARGIN, ("pass",))]
         for o in q.options:
             kind = o[0]
             if kind == "bury":
-                v = self.bury_worth(game, B.idx(*o[1])) - game.quantity(self.seat, "bury_cost", 1) * E.MONEY
+                v = self.bury_worth(obs, B.idx(*o[1])) - obs.quantity(self.seat, "bury_cost", 1) * E.MONEY
             elif kind == "play":
-                card = self.card(game, o[1])
+                card = self.card(obs, o[1])
                 worth, dpolicy = self.play_worth(snap, card)
                 v = worth - (card.price[0] if card.price else 0) * E.MONEY if self.safe(snap, dpolicy) else 0.0
             elif kind == "execute":
-                e = next(x for x in p.tableau if x.card.id == o[1])
+                e = next(x for x in tableau if x.card.id == o[1])
                 worth, dpolicy = self.play_worth(snap, e.card, e.uses + 1, again=True)
                 v = worth - e.card.price[e.uses] * E.MONEY if self.safe(snap, dpolicy) else 0.0
             elif kind == "switch":
-                if (game.round, o[1]) in self._switched:
+                if (obs.round, o[1]) in self._switched:
                     continue
-                e = next(x for x in p.tableau if x.card.id == o[1])
+                e = next(x for x in tableau if x.card.id == o[1])
                 now = E.lasting(e.card, snap, e.uses)
                 v = -now if e.on else now
             else:
@@ -152,57 +151,59 @@ class GreedyAgent:
             scored.append((v, o))
         choice = self.best(scored)
         if choice[0] == "switch":
-            self._switched.add((game.round, choice[1]))
+            self._switched.add((obs.round, choice[1]))
         return choice
 
-    def bury_worth(self, game, i: int) -> float:
-        mine = game.geo.owner[i]
-        return 0.9 * sum(1 for j in game.geo.neighbours[i] if game.board[j] == B.HEALTHY and game.geo.owner[j] == mine)
+    def bury_worth(self, obs, i: int) -> float:
+        geo, board = obs.geometry, obs.board
+        mine = geo.owner[i]
+        return 0.9 * sum(1 for j in geo.neighbours[i] if board[j] == B.HEALTHY and geo.owner[j] == mine)
 
-    def on_treat(self, game, q: Question):
+    def on_treat(self, obs, q: Question):
         cells = [o for o in q.options if o != "done"]
         if not cells:
             return "done"
-        board = game.board
+        board = obs.board
         severe = [c for c in cells if board[B.idx(*c)] == B.SEVERE]
         mild = [c for c in cells if board[B.idx(*c)] == B.MILD]
-        disease = game.ps[self.seat].disease
-        deaths = game.quantity(self.seat, "new_dead", disease // 4)
-        severe_left = sum(1 for i in game.geo.cells_of[self.seat] if board[i] == B.SEVERE)
+        disease = obs.track(self.seat, "disease")
+        deaths = obs.quantity(self.seat, "new_dead", disease // 4)
+        severe_left = obs.count(self.seat, "severe")
         if severe and severe_left <= deaths:
             pool = severe
         else:
             pool = mild or severe
-        return self.best([(self.healthy_around(game, B.idx(*c)), c) for c in pool])
+        return self.best([(self.healthy_around(obs, B.idx(*c)), c) for c in pool])
 
-    def healthy_around(self, game, i: int) -> int:
-        return sum(1 for j in game.geo.neighbours[i] if game.board[j] == B.HEALTHY)
+    def healthy_around(self, obs, i: int) -> int:
+        board = obs.board
+        return sum(1 for j in obs.geometry.neighbours[i] if board[j] == B.HEALTHY)
 
-    def on_cell(self, game, q: Question):
+    def on_cell(self, obs, q: Question):
         word = q.text.split(":")[0].split(" ")[0]
         cells = list(q.options)
         if word in ("cure", "treat", "remove"):
-            return self.pick_good(game, cells)
+            return self.pick_good(obs, cells)
         if word in ("reveal", "contagion", "deaths", "worsening", "kill", "infect", "worsen"):
-            return self.pick_harm(game, cells, word)
+            return self.pick_harm(obs, cells, word)
         return cells[self.rng.randrange(len(cells))]
 
-    def pick_good(self, game, cells):
+    def pick_good(self, obs, cells):
         rank = {B.DEAD: 3, B.SEVERE: 2, B.MILD: 1, B.HEALTHY: -10}
-        return self.best([(rank.get(game.board[B.idx(*c)], 0) * 10 + self.healthy_around(game, B.idx(*c)), c)
+        return self.best([(rank.get(obs.board[B.idx(*c)], 0) * 10 + self.healthy_around(obs, B.idx(*c)), c)
                           for c in cells])
 
-    def pick_harm(self, game, cells, word: str):
+    def pick_harm(self, obs, cells, word: str):
         first = {B.SEVERE: 2, B.MILD: 1} if word == "kill" else {}
         scored = []
         for c in cells:
             i = B.idx(*c)
-            h = self.healthy_around(game, i)
-            mine = game.geo.owner[i] == self.seat
-            scored.append((first.get(game.board[i], 0) * 10 + (-h if mine else h), c))
+            h = self.healthy_around(obs, i)
+            mine = obs.geometry.owner[i] == self.seat
+            scored.append((first.get(obs.board[i], 0) * 10 + (-h if mine else h), c))
         return self.best(scored)
 
-    def on_arrange(self, game, q: Question):
+    def on_arrange(self, obs, q: Question):
         diagonal = B.CORNER_DIAGONALS[self.seat]
         infected = "infected" in q.text
         scored = []
@@ -211,26 +212,26 @@ class GreedyAgent:
             scored.append((dist if infected else -dist, c))
         return self.best(scored)
 
-    def on_amount(self, game, q: Question):
-        return self.forced(game, q, "amount", max(q.options))
+    def on_amount(self, obs, q: Question):
+        return self.forced(obs, q, "amount", q.options[-1])
 
-    def on_choose(self, game, q: Question):
-        return self.forced(game, q, "choose", max(q.options))
+    def on_choose(self, obs, q: Question):
+        return self.forced(obs, q, "choose", q.options[-1])
 
-    def on_may(self, game, q: Question):
-        return self.forced(game, q, "may", True)
+    def on_may(self, obs, q: Question):
+        return self.forced(obs, q, "may", True)
 
-    def forced(self, game, q: Question, kind: str, fallback):
+    def forced(self, obs, q: Question, kind: str, fallback):
         """Weigh each answer by reading the handler that asks, with that answer at its first such choice."""
         if q.card is None:
             return fallback
-        card = self.card(game, q.card)
+        card = self.card(obs, q.card)
         handler = next((h for h in E.handlers(card) if _holds(h.body, kind)), None)
         if handler is None:
             return fallback
-        snap = self.snapshot(game)
+        snap = self.snapshot(obs)
         trigger = handler.event if handler.form in ("when", "once", "react") else None
-        entry = next((e for e in game.ps[self.seat].tableau if e.card.id == card.id), None)
+        entry = next((e for e in obs.tableau(self.seat) if e.card.id == card.id), None)
         uses = entry.uses if entry is not None else 1
         options = q.options if len(q.options) <= 26 else _spread(q.options)
         scored = []
@@ -239,35 +240,35 @@ class GreedyAgent:
             scored.append((E.worth(w.run(handler.body), snap), o))
         return self.best(scored)
 
-    def on_react(self, game, q: Question):
-        snap = self.snapshot(game)
-        card = self.card(game, q.card)
+    def on_react(self, obs, q: Question):
+        snap = self.snapshot(obs)
+        card = self.card(obs, q.card)
         return E.react_value(card, snap) - (card.price[0] if card.price else 0) * E.MONEY > 0
 
-    def on_keep(self, game, q: Question):
-        snap = self.snapshot(game)
-        return self.best([(self.card_worth(game, snap, self.card(game, ref)), ref) for ref in q.options])
+    def on_keep(self, obs, q: Question):
+        snap = self.snapshot(obs)
+        return self.best([(self.card_worth(obs, snap, self.card(obs, ref)), ref) for ref in q.options])
 
-    def on_discard(self, game, q: Question):
-        snap = self.snapshot(game)
-        return self.best([(-self.card_worth(game, snap, self.card(game, ref)), ref) for ref in q.options])
+    def on_discard(self, obs, q: Question):
+        snap = self.snapshot(obs)
+        return self.best([(-self.card_worth(obs, snap, self.card(obs, ref)), ref) for ref in q.options])
 
-    def on_offer(self, game, q: Question):
-        snap = self.snapshot(game)
-        scored = [(self.card_worth(game, snap, self.card(game, ref)), ref) for ref in q.options if ref is not None]
+    def on_offer(self, obs, q: Question):
+        snap = self.snapshot(obs)
+        scored = [(self.card_worth(obs, snap, self.card(obs, ref)), ref) for ref in q.options if ref is not None]
         low = min(v for v, _ in scored)
         if low >= 1.0:
             return None
         return self.best([(-v, ref) for v, ref in scored])
 
-    def on_bid(self, game, q: Question):
-        snap = self.snapshot(game)
-        worth = self.card_worth(game, snap, self.card(game, q.card))
-        top = max(q.options)
+    def on_bid(self, obs, q: Question):
+        snap = self.snapshot(obs)
+        worth = self.card_worth(obs, snap, self.card(obs, q.card))
+        top = q.options[-1]                 # bids are 0 … money, ascending
         bid = int(worth / E.MONEY * 0.5)
         return max(0, min(bid, top - BID_RESERVE))
 
-    def on_other(self, game, q: Question):
+    def on_other(self, obs, q: Question):
         return q.options[self.rng.randrange(len(q.options))]
 
 

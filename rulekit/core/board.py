@@ -8,23 +8,29 @@ from dataclasses import dataclass
 SIZE = 10
 HALF = 5
 
-# Cell states. Face-down tiles keep their hidden front; revealed cells hold a resident or nothing.
+# Cell states. A face-down tile shows TILE on the board; its front (healthy or infected) is kept
+# apart, in GameState.fronts, so that what a seat may see is the board itself.
 NOCELL = -1
-TILE_H = 0      # face-down, healthy front
-TILE_I = 1      # face-down, infected front
+TILE = 0        # face-down
 EMPTY = 2
 HEALTHY = 3
 MILD = 4
 SEVERE = 5
 DEAD = 6
+# Set-up codes of a hand-made table (scenario boards): a face-down tile with a known front.
+TILE_H = TILE
+TILE_I = 1
 
-STATE_NAMES = {TILE_H: "tile", TILE_I: "tile", EMPTY: "empty", HEALTHY: "healthy",
+STATE_NAMES = {TILE: "tile", TILE_I: "tile", EMPTY: "empty", HEALTHY: "healthy",
                MILD: "mild", SEVERE: "severe", DEAD: "dead", NOCELL: "none"}
 STATE_BY_NAME = {"empty": EMPTY, "healthy": HEALTHY, "mild": MILD, "severe": SEVERE, "dead": DEAD}
-TILES = (TILE_H, TILE_I)
 ALIVE = (HEALTHY, MILD, SEVERE)
 INFECTED = (MILD, SEVERE)
 RESIDENTS = (HEALTHY, MILD, SEVERE, DEAD)
+# The cell states each board count covers (registry.COUNTS), as indexes into a seat's counts.
+COUNT_CODES = {"healthy": (HEALTHY,), "mild": (MILD,), "severe": (SEVERE,), "dead": (DEAD,),
+               "infected": INFECTED, "alive": ALIVE, "resident": RESIDENTS, "tiles": (TILE,), "empty": (EMPTY,)}
+N_CODES = 7
 
 # Which quadrant each seat owns: (first row, first col).
 QUADRANT_ORIGIN = {0: (0, 0), 1: (0, 5), 2: (5, 5), 3: (5, 0)}
@@ -46,6 +52,10 @@ def rc(i: int) -> tuple[int, int]:
     return divmod(i, SIZE)
 
 
+# (row, col) of every cell index, made once: questions about cells are asked hundreds of times a game.
+RC = tuple(divmod(i, SIZE) for i in range(SIZE * SIZE))
+
+
 def quadrant_of(r: int, c: int) -> int:
     if r < HALF:
         return 0 if c < HALF else 1
@@ -60,6 +70,7 @@ class Geometry:
     owner: tuple[int, ...]                   # seat owning each cell index, -1 if no cell
     cells_of: tuple[tuple[int, ...], ...]    # cell indexes of each seat, reading order
     neighbours: tuple[tuple[int, ...], ...]  # orthogonal neighbours of each cell, reading order
+    cells: tuple[int, ...]                    # every cell of the table, reading order
 
 
 @functools.cache
@@ -92,4 +103,4 @@ def geometry(players: int) -> Geometry:
             links[a].add(b)
             links[b].add(a)
     neighbours = tuple(tuple(sorted(s)) for s in links)
-    return Geometry(players, tuple(owner), cells_of, neighbours)
+    return Geometry(players, tuple(owner), cells_of, neighbours, tuple(i for i in range(SIZE * SIZE) if owner[i] >= 0))

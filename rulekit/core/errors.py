@@ -4,20 +4,23 @@ from __future__ import annotations
 
 
 class EffectError(Exception):
-    """An effect failed while a game ran; names the card, its file and line, the round and the seed."""
+    """An effect failed while a game ran; names the card (or rules.yaml), its file and line, the round and the seed."""
 
-    def __init__(self, message: str, card=None, line: int = 0, round: int = 0, seed=None):
+    def __init__(self, message: str, card=None, line: int = 0, round: int = 0, seed=None, where: str | None = None):
         self.reason = message
         self.card = card
         self.line = line
         self.round = round
         self.seed = seed
+        self.where = where          # "file:line: what" when the failure is not in a card (rules.yaml)
         super().__init__(self.describe())
 
     def describe(self) -> str:
         where = ""
         if self.card is not None:
             where = f"{self.card.label}, {self.card.file}:{self.line or self.card.line}: "
+        elif self.where:
+            where = f"{self.where}: "
         tail = f" (round {self.round}, seed {self.seed})" if self.seed is not None else f" (round {self.round})"
         return f"{where}{self.reason}{tail}"
 

@@ -1,414 +1,717 @@
-"""The fixed core of rules.md: setup, the seven phases, end conditions and final scoring."""
+"""One game: a GameState, the rules and compiled cards it is played by, and the operations of rules.md over it.
+
+The game moves from one top-level decision to the next (`pending`, `answer`); questions asked inside
+card effects go to the seat's chooser at once. `run` plays to the end; `clone` copies the game
+exactly, so a search can try an answer and play on.
+"""
 
 from __future__ import annotations
 
-import random
 from typing import Any, Callable
 
 from rulekit import registry
-from rulekit.agents.base import DefaultChooser, Question
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError, RuleViolation
-from rulekit.core.ops import EffectOps
-from rulekit.core.state import Ctx, Entry, PlayerState, track_bounds, unique_ids
+from rulekit.core.default import DefaultChooser
+from rulekit.core.questions import CELLS, Ask, Chooser, Observation, Question
+from rulekit.core.rules import Rules
+from rulekit.core.state import Cursor, Entry, GameState
 
 STRATEGIES = {1: (1, 1, 1), 2: (1, 1, 2), 3: (1, 2, 3)}
-# An out player's board still spreads; its choices are made in reading order (rules.md 5).
-OUT_OF_GAME = DefaultChooser()
+# What can go wrong inside an effect's own work; a RuleViolation or a chooser's error passes through.
+EFFECT_FAILURES = (EffectError, ArithmeticError, RecursionError)
+SIGNED_QUANTITIES = frozenset(name for name, q in registry.QUANTITIES.items() if q.signed)
 
 
-class Game(EffectOps):
-    """One game: a pure function of (content, rules, seed, choosers)."""
+class Frame:
+    """One run of a handler: its card, owner, tableau entry, `it`, and whether it prevented something."""
 
-    def __init__(self, content, seed: int, choosers, *, players: int | None = None,
-                 rules: dict | None = None, evaluator: str = "compiled", log: list | None = None,
-                 combos: list | None = None):
-        from rulekit.interpreter import compile_content
+    __slots__ = ("card", "owner", "entry", "it", "prevented", "from_other")
 
-        self.content = content
-        self.rules = rules if rules is not None else content.rules
-        self.players = players or int(self.rules.get("players", 4))
-        if not 2 <= self.players <= 4:
-            raise ValueError(f"a table has 2 to 4 players, not {self.players}")
-        self.seed = seed
-        self.rng = random.Random(seed)
+    def __init__(self, card, owner: int | None, entry: Entry | None = None, it: Any = None):
+        self.card = card
+        self.owner = owner
+        self.entry = entry
+        self.it = it
+        self.prevented = False
+        # Effects of events and combos count as "other" for shields (docs/language.md, 'Shield').
+        self.from_other = card is not None and card.kind in ("event", "combo")
+
+
+class Tables:
+    """A seat's cards in play, indexed once per change of its tableau or advisor (not per question)."""
+
+    __slots__ = ("active", "on", "triggers", "modifiers", "shields", "sealed", "names", "played", "_fired")
+
+    def __init__(self, program, seat_state):
+        self.active: list[tuple[Any, Entry | None]] = []      # (compiled card, entry), handler order
+        if seat_state.advisor is not None:
+            self.active.append((program.cards[seat_state.advisor.id], None))
+        for e in seat_state.tableau:
+            if e.on and not e.spent:
+                self.active.append((program.cards[e.card.id], e))
+        self.on: dict[str, list] = {}
+        self.triggers: dict[str, list] = {}        # word -> [(key, fn, once, card, entry, position)]
+        self.modifiers: dict[str, list] = {}
+        self._fired: dict[tuple[str, ...], tuple] = {}
+        shields: set[str] = set()
+        self.sealed = False
+        for position, (compiled, entry) in enumerate(self.active):
+            for key, fn in compiled.on.items():
+                self.on.setdefault(key, []).append((fn, compiled.card, entry))
+            for word, handlers in compiled.triggers.items():
+                for key, fn, once in handlers:
+                    self.triggers.setdefault(word, []).append((key, fn, once, compiled.card, entry, position))
+            for quantity, fn, floor in compiled.modifiers:
+                self.modifiers.setdefault(quantity, []).append((fn, floor, compiled.card, entry))
+            shields.update(compiled.shields)
+            self.sealed = self.sealed or "border" in compiled.seals
+        self.shields = frozenset(shields)
+        self.names = frozenset(e.card.name for e in seat_state.tableau)   # one card per name, all entries
+        # What `played("…")` finds: the ids and names of tableau cards not switched off.
+        self.played = frozenset(x for e in seat_state.tableau if e.on for x in (e.card.id, e.card.name))
+
+    def fired(self, words: tuple[str, ...]) -> tuple:
+        """The handlers a trigger runs: card by card in handler order, each card's words in order."""
+        hit = self._fired.get(words)
+        if hit is None:
+            found = [(h[5], k, h) for k, w in enumerate(words) for h in self.triggers.get(w, ())]
+            found.sort(key=lambda x: (x[0], x[1]))
+            hit = self._fired[words] = tuple(h[:5] for _, _, h in found)
+        return hit
+
+
+class Game:
+    """A game being played: a pure function of (content, rules, seed, choosers)."""
+
+    def __init__(self, program, rules: Rules, state: GameState, choosers: list[Chooser], *,
+                 log: list | None = None, verbose: bool = False):
+        from rulekit.interpreter.runtime import Runtime
+
+        self.program = program
+        self.content = program.content
+        self.rules = rules
+        self.state = state
+        self.players = state.players
+        self.geo = B.geometry(state.players)
         self.choosers = list(choosers)
         self.log = log
-        self.geo = B.geometry(self.players)
-        self.board = [B.NOCELL if o < 0 else B.EMPTY for o in self.geo.owner]
-        self.bounds = track_bounds(self.rules)
-        start = {n: b[2] for n, b in self.bounds.items() if n != "money"}
-        self.ps = [PlayerState(s, start, self.bounds["money"][2]) for s in range(self.players)]
-        self.compiled, self.conditions = compile_content(content, self.rules, evaluator)
-        self.decks: dict[int, list] = {1: [], 2: [], 3: []}
-        self.discards: dict[int, list] = {1: [], 2: [], 3: []}
-        self.event_deck: list = []
-        self.history: list = []
-        self.current_event = None
-        self.last_event = None
-        self.offers: list = []
-        self.advisor_deck: list = []
-        self.out_of_game: list = []
-        self.round = 1
-        self.phase = "setup"
-        self.over = False
-        self.end_reason: str | None = None
-        self.trigger_depth = 0
-        self.treated: set[int] = set()
-        combo_cards = combos if combos is not None else content.of_kind("combo")
-        self.combos = sorted(combo_cards, key=lambda c: c.id)
-        self.events_drawn: list[str] = []
-        self.combos_log: list[tuple[int, str]] = []
-        self.score_history: list[tuple[int, ...]] = []
-        self.build_decks()
+        self.verbose = verbose and log is not None
+        self.rt = Runtime(self)
+        self.combos = program.combos
+        self._tables: list[Tables | None] = [None] * state.players
+        self._order_key: tuple | None = None
+        self._order: tuple[int, ...] = ()
+        self._in_order: tuple[int, ...] = ()
+        self._active: tuple[int, ...] = ()
+        self._orders()
+        self._on_index: dict[str, dict[int, list]] | None = None
+        self._frontier: list[set[int]] | None = None
+        self._pending: Question | None = None
+        self.halt = False                      # a partial run reached its end (Cursor.stop)
+        self._views = [Observation(self, s) for s in range(state.players)]
+        self._chain: list = []                 # cards whose handlers are running, outermost first
+        self._deadline = registry.LIMITS["game_steps"].value
+        self._unlock_seen = [None] * state.players
 
-    # ---- logging and questions -------------------------------------------------
+    # ---- making games --------------------------------------------------------------------------
+    @classmethod
+    def new(cls, content, seed: int, choosers: list[Chooser], *, players: int | None = None,
+            rules: dict | None = None, evaluator: str = "compiled", log: list | None = None,
+            combos: list | None = None, verbose: bool = False) -> Game:
+        """A game at its very start (before setup), with decks built from the content."""
+        from rulekit.interpreter import compile_content
+
+        rules_dict = rules if rules is not None else content.rules
+        typed = Rules.from_dict(rules_dict)
+        n = players or typed.players
+        if not 2 <= n <= 4:
+            raise ValueError(f"a table has 2 to 4 players, not {n}")
+        program = compile_content(content, rules_dict, evaluator, combos)
+        state = GameState(n, seed, {name: b[2] for name, b in typed.bounds})
+        for card in content.of_kind("policy"):
+            if card.stage in state.decks:
+                state.decks[card.stage].extend([card] * card.copies)
+        for card in content.of_kind("event"):
+            state.event_deck.extend([card] * card.copies)
+        state.advisor_deck = list(content.of_kind("advisor"))
+        return cls(program, typed, state, choosers, log=log, verbose=verbose)
+
+    def clone(self, choosers: list[Chooser] | None = None, log: list | None = None) -> Game:
+        """An exact copy of this game at this moment (a top-level decision point), to play on apart."""
+        return Game(self.program, self.rules, self.state.clone(),
+                    list(choosers) if choosers is not None else self.choosers, log=log)
+
+    # ---- logging -----------------------------------------------------------------------------------
     def record(self, kind: str, **data) -> None:
         if self.log is not None:
-            self.log.append({"e": kind, "round": self.round, "phase": self.phase, **data})
+            self.log.append({"e": kind, "round": self.state.round, "phase": self.state.phase, **data})
 
-    def ask(self, seat: int, kind: str, options, card=None, text: str = "") -> Any:
-        """Ask a seat's chooser; out players' boards answer in reading order (rules.md 5)."""
-        options = tuple(options)
+    # ---- turn order ---------------------------------------------------------------------------------
+    def _orders(self) -> None:
+        """Turn order for this round, and who is still in: made again only when the round or an out changes."""
+        st = self.state
+        n = st.players
+        first = 0 if self.rules.first_player == "fixed" else (st.round - 1) % n
+        self._order = tuple((first + i) % n for i in range(n))
+        self._in_order = tuple(s for s in self._order if not st.seats[s].out)
+        self._active = tuple(s for s in range(n) if not st.seats[s].out)
+        self._order_key = (st.round, len(self._active))
+
+    def turn_order(self) -> tuple[int, ...]:
+        if self._order_key != (self.state.round, len(self._active)):
+            self._orders()
+        return self._order
+
+    def in_order(self) -> tuple[int, ...]:
+        """Seats still in, in this round's turn order."""
+        if self._order_key != (self.state.round, len(self._active)):
+            self._orders()
+        return self._in_order
+
+    def active_players(self) -> tuple[int, ...]:
+        """Seats still in, in seat order."""
+        if self._order_key != (self.state.round, len(self._active)):
+            self._orders()
+        return self._active
+
+    # ---- questions ------------------------------------------------------------------------------------
+    def observation(self, seat: int) -> Observation:
+        return self._views[seat]
+
+    def ask(self, seat: int, kind: Ask, options, card=None, text: str = "") -> Any:
+        """Ask a seat now and return the option it picks; an out seat's board answers in reading order."""
         q = Question(kind, seat, options, card.id if card is not None else None, text)
-        chooser = OUT_OF_GAME if self.ps[seat].out else self.choosers[seat]
-        answer = chooser.choose(self, q)
-        if answer not in options:
-            raise RuleViolation(f"P{seat + 1} answered {answer!r}, which is not a legal answer to '{kind}'"
-                                f" (legal: {_preview(options)})")
+        return self._choose(q)
+
+    def _choose(self, q: Question) -> Any:
+        seat = q.seat
+        chooser = OUT_OF_GAME if self.state.seats[seat].out else self.choosers[seat]
+        k = chooser.choose(self._views[seat], q)
+        options = q.options
+        if type(k) is not int or not 0 <= k < len(options):
+            raise RuleViolation(f"P{seat + 1} answered {k!r} to '{q.kind.value}', which is not the index of one of its "
+                                f"{len(options)} options")
+        answer = options[k]
         if self.log is not None:
-            self.record("ask", seat=seat, q=kind, card=q.card, n=len(options), a=_jsonable(answer))
+            self.record("ask", seat=seat, q=q.kind.value, card=q.card, n=len(options), a=_jsonable(answer))
         return answer
 
-    # ---- turn order --------------------------------------------------------------
-    def first_seat(self) -> int:
-        if self.rules.get("first_player", "rotate") == "fixed":
-            return 0
-        return (self.round - 1) % self.players
+    def effect_ask(self, seat: int, kind: Ask, options, card=None, text: str = "") -> Any:
+        """A question an effect asks: counted against the game's limit of effect questions."""
+        st = self.state
+        st.questions += 1
+        if st.questions > registry.LIMITS["effect_questions"].value:
+            raise EffectError(f"the effects of this game asked more than {registry.LIMITS['effect_questions'].value} "
+                              "questions (a loop that keeps asking?)")
+        return self.ask(seat, kind, options, card, text)
 
-    def turn_order(self) -> list[int]:
-        f = self.first_seat()
-        return [(f + i) % self.players for i in range(self.players)]
+    def pending(self) -> Question | None:
+        """The next top-level decision, running forward to it; None when the run is over."""
+        from rulekit.core.phases import advance
 
-    def in_order(self) -> list[int]:
-        return [s for s in self.turn_order() if not self.ps[s].out]
+        if self._pending is None:
+            self._pending = advance(self)
+        return self._pending
 
-    def active_players(self) -> list[int]:
-        return [s for s in range(self.players) if not self.ps[s].out]
+    def answer(self, k: int) -> None:
+        """Answer the pending top-level question with the index of an option."""
+        from rulekit.core.phases import resolve
 
-    # ---- decks -------------------------------------------------------------------
-    def build_decks(self) -> None:
-        for card in self.content.of_kind("policy"):
-            if card.stage in self.decks:
-                self.decks[card.stage].extend([card] * card.copies)
-        for card in self.content.of_kind("event"):
-            self.event_deck.extend([card] * card.copies)
-        self.advisor_deck = list(self.content.of_kind("advisor"))
+        q = self.pending()
+        if q is None:
+            raise RuleViolation("the game asks nothing now")
+        if type(k) is not int or not 0 <= k < len(q.options):
+            raise RuleViolation(f"{k!r} is not the index of one of the {len(q.options)} options of '{q.kind.value}'")
+        self._pending = None
+        option = q.options[k]
+        if self.log is not None:
+            self.record("ask", seat=q.seat, q=q.kind.value, card=q.card, n=len(q.options), a=_jsonable(option))
+        resolve(self, q, option)
 
+    def run(self) -> None:
+        """Play on to the end of the run the cursor is in, every question going to its seat's chooser."""
+        from rulekit.core.phases import advance, resolve
+
+        q, self._pending = self._pending, None
+        while True:
+            if q is None:
+                q = advance(self)
+                if q is None:
+                    return
+            resolve(self, q, self._choose(q))
+            q = None
+
+    def play(self) -> None:
+        """Set up and play the whole game, final scoring included."""
+        self.run()
+
+    # ---- partial runs (hand-made tables, tests) ---------------------------------------------------------------
+    def _run_from(self, cursor: Cursor) -> None:
+        self._pending = None
+        self.state.cursor = cursor
+        self.run()
+
+    def setup(self) -> None:
+        """Only the setup; the game is then ready to play on from its first round."""
+        self._run_from(Cursor("setup", "deal", stop="setup"))
+
+    def run_phase(self, phase: str) -> None:
+        """One whole phase for every player, with its start/end handlers and end-of-phase checks."""
+        self._run_from(Cursor(phase, "start", stop="phase"))
+
+    def run_spread_step(self, step: str) -> None:
+        """One step of the spread phase for every board, then the unlock checks."""
+        self.state.phase = "spread"
+        self._run_from(Cursor("spread", step, stop="step"))
+
+    def run_round(self) -> None:
+        """One whole round, from `on round start` to `on round end`."""
+        self._run_from(Cursor("round", "start", stop="round"))
+
+    # ---- reading the board ------------------------------------------------------------------------------------
+    def count(self, seat: int, name: str) -> int:
+        c = self.state.seats[seat].counts
+        codes = B.COUNT_CODES[name]
+        if len(codes) == 1:
+            return c[codes[0]]
+        return sum(c[k] for k in codes)
+
+    def cells(self, seat: int, codes) -> list[int]:
+        board = self.state.board
+        return [i for i in self.geo.cells_of[seat] if board[i] in codes]
+
+    # ---- the cards in play -------------------------------------------------------------------------------------
+    def tables(self, seat: int) -> Tables:
+        t = self._tables[seat]
+        if t is None:
+            t = self._tables[seat] = Tables(self.program, self.state.seats[seat])
+        return t
+
+    def cards_changed(self, seat: int) -> None:
+        """A card entered or left a seat's play (or was switched, or spent): index its tables again."""
+        self._tables[seat] = None
+        self._on_index = None
+
+    def _phase_handlers(self, key: str, seat: int):
+        index = self._on_index
+        if index is None:
+            index = self._on_index = {}
+            for s in range(self.players):
+                for k, handlers in self.tables(s).on.items():
+                    index.setdefault(k, {})[s] = handlers
+        by_seat = index.get(key)
+        return by_seat.get(seat) if by_seat else None
+
+    def quantity(self, seat: int, name: str, base: int, without: str | None = None, note: bool = True) -> int:
+        """X' = max(0, X + Σd, max over bounds of min(N, X)) (docs/rules.md, modifiers)."""
+        mods = self.tables(seat).modifiers.get(name)
+        if mods:
+            total = base
+            floor = None
+            for fn, bound, card, entry in mods:
+                if without is not None and card.id == without:
+                    continue
+                d = self.evaluate(fn, card, seat, entry)
+                total += d
+                if note and self.verbose and d:
+                    self.record("modifier", seat=seat, card=card.id, quantity=name, delta=d)
+                if bound is not None:
+                    m = min(bound, base)
+                    floor = m if floor is None or m > floor else floor
+            if floor is not None and floor > total:
+                total = floor
+        else:
+            total = base
+        if name in SIGNED_QUANTITIES or total >= 0:
+            return total
+        return 0
+
+    def shielded(self, seat: int, what: str, frame: Frame | None) -> bool:
+        if frame is None or not (frame.from_other or frame.owner != seat):
+            return False
+        return what in self.tables(seat).shields
+
+    def sealed(self, seat: int) -> bool:
+        return self.tables(seat).sealed
+
+    # ---- running effects -----------------------------------------------------------------------------------------
+    def run_handler(self, fn: Callable, card, seat: int | None, entry: Entry | None = None, it=None,
+                    how: str = "") -> Frame:
+        """Run one handler of a card; an error names the card, its line, the round and the seed."""
+        frame = Frame(card, seat, entry, it)
+        chain = self._chain
+        chain.append(card)
+        outer = self._deadline
+        st = self.state
+        self._deadline = min(outer, st.steps + registry.LIMITS["effect_steps"].value)
+        if self.verbose:
+            self.record("fire", seat=seat, card=card.id, how=how)
+        try:
+            if len(chain) > registry.MAX_TRIGGER_DEPTH:
+                raise EffectError("effects set each other off more than "
+                                  f"{registry.MAX_TRIGGER_DEPTH} times in a row: {_chain_words(chain)}", card, 0)
+            fn(self.rt, frame)
+        except EFFECT_FAILURES as err:
+            raise self.program.located(err, card, st) from None
+        finally:
+            chain.pop()
+            self._deadline = outer
+        if self.verbose:
+            self.record("done", card=card.id, prevented=frame.prevented)
+        return frame
+
+    def evaluate(self, fn: Callable, card, seat: int, entry: Entry | None = None):
+        """A modifier's amount or a combo's condition, for a seat; errors name the card and line."""
+        try:
+            return fn(self.rt, seat, entry)
+        except EFFECT_FAILURES as err:
+            raise self.program.located(err, card, self.state) from None
+
+    def over_budget(self) -> None:
+        st = self.state
+        if st.steps > registry.LIMITS["game_steps"].value:
+            raise EffectError(f"the effects of this game ran more than {registry.LIMITS['game_steps'].value} "
+                              "statements (a loop that never ends?)")
+        raise EffectError(f"this effect ran more than {registry.LIMITS['effect_steps'].value} statements "
+                          "(repeat inside repeat, or effects setting each other off)")
+
+    def run_on(self, seat: int, key: str, entry: Entry | None = None) -> None:
+        """Run the `on KEY` handler of a seat's card (its advisor when entry is None)."""
+        card = entry.card if entry is not None else self.state.seats[seat].advisor
+        if card is None:
+            return
+        fn = self.program.cards[card.id].on.get(key)
+        if fn is not None:
+            self.run_handler(fn, card, seat, entry, how="on " + key)
+
+    def run_phase_handlers(self, phase: str, edge: str) -> None:
+        key = f"{phase} {edge}"
+        if self._on_index is not None and key not in self._on_index:
+            return
+        for s in self.in_order():
+            handlers = self._phase_handlers(key, s)
+            if handlers:
+                for fn, card, entry in handlers:
+                    self.run_handler(fn, card, s, entry, how="on " + key)
+
+    def fire(self, seat: int, word: str, it) -> bool:
+        """Run `when`/`once when` handlers and offer reactions for a trigger; True if prevented."""
+        p = self.state.seats[seat]
+        if p.out:
+            return False
+        words = (word, "reveal") if word.startswith("reveal ") else (word,)
+        prevented = False
+        tables = self.tables(seat)
+        if tables.triggers:
+            for key, fn, once, card, entry in tables.fired(words):
+                if once:
+                    if key in p.once_fired:
+                        continue
+                    p.once_fired.add(key)
+                frame = self.run_handler(fn, card, seat, entry, it, how=("once when " if once else "when ") + word)
+                prevented = prevented or frame.prevented
+        if p.hand and self.program.reactive:
+            prevented = self.offer_reactions(seat, words, it) or prevented
+        return prevented
+
+    def offer_reactions(self, seat: int, words, it) -> bool:
+        p = self.state.seats[seat]
+        reactive = self.program.reactive
+        prevented = False
+        offered: list[str] = []
+        for card in list(p.hand):
+            if card.id not in reactive or card.id in offered:
+                continue
+            react = self.program.cards[card.id].react
+            w = next((w for w in words if w in react), None)
+            if w is None or self.can_play(seat, card, reaction=True) is not None:
+                continue
+            offered.append(card.id)
+            if self.ask(seat, Ask.REACT, (True, False), card=card, text=f"play {card.name} as a reaction?"):
+                prevented = self.react_with(seat, card.id, w, it) or prevented
+        return prevented
+
+    # ---- cells ----------------------------------------------------------------------------------------------
+    def set_cell(self, i: int, new: int, cause: str) -> None:
+        st = self.state
+        board = st.board
+        old = board[i]
+        if old == new:
+            return
+        board[i] = new
+        seat = self.geo.owner[i]
+        ps = st.seats[seat]
+        c = ps.counts
+        c[old] -= 1
+        c[new] += 1
+        st.board_version[seat] += 1
+        if old == B.TILE and self._frontier is not None:
+            self._revealed(i)
+        if self.log is not None:
+            self.record("cell", cell=list(B.RC[i]), before=B.STATE_NAMES[old], after=B.STATE_NAMES[new], cause=cause)
+        if old == B.MILD and new == B.HEALTHY:
+            self.add_score(seat, 1, "cured")
+        elif new == B.DEAD and old in B.ALIVE:
+            self.add_score(seat, -1, "death")
+
+    def board_changed(self) -> None:
+        """The board was laid by hand: forget what was derived from it."""
+        self._frontier = None
+        for s in range(self.players):
+            self.state.board_version[s] += 1
+
+    def place_tile(self, i: int, infected: bool) -> None:
+        """Lay a face-down tile on a cell (set-up, the planner): no reveal, no trigger."""
+        st = self.state
+        old = st.board[i]
+        if old != B.TILE:
+            self._frontier = None
+            seat = self.geo.owner[i]
+            st.seats[seat].counts[old] -= 1
+            st.seats[seat].counts[B.TILE] += 1
+            st.board[i] = B.TILE
+            st.board_version[seat] += 1
+        st.fronts[i] = 1 if infected else 0
+
+    def reveal_cell(self, i: int) -> None:
+        st = self.state
+        infected = st.fronts[i]
+        st.fronts[i] = 0
+        self.set_cell(i, B.MILD if infected else B.HEALTHY, "reveal")
+        self.fire(self.geo.owner[i], "reveal mild" if infected else "reveal healthy", i)
+
+    def reveal_candidates(self, seat: int) -> list[int]:
+        """A seat's face-down tiles next to a revealed cell (any board), or all of them if none is."""
+        frontier = self._frontier
+        if frontier is None:
+            frontier = self._build_frontier()
+        near = frontier[seat]
+        if near:
+            return sorted(near)
+        board = self.state.board
+        return [i for i in self.geo.cells_of[seat] if board[i] == B.TILE]
+
+    def _build_frontier(self) -> list[set[int]]:
+        """Each seat's face-down tiles with a revealed neighbour (kept up to date as tiles are revealed)."""
+        board, nb, owner = self.state.board, self.geo.neighbours, self.geo.owner
+        frontier: list[set[int]] = [set() for _ in range(self.players)]
+        for i in self.geo.cells:
+            if board[i] == B.TILE and any(board[j] > B.TILE_I for j in nb[i]):
+                frontier[owner[i]].add(i)
+        self._frontier = frontier
+        return frontier
+
+    def _revealed(self, i: int) -> None:
+        board, owner, frontier = self.state.board, self.geo.owner, self._frontier
+        frontier[owner[i]].discard(i)
+        for j in self.geo.neighbours[i]:
+            if board[j] == B.TILE:
+                frontier[owner[j]].add(j)
+
+    def reveal_some(self, seat: int, n: int, card) -> int:
+        """Reveal n tiles of the seat's board, one at a time, each next to a revealed cell."""
+        done = 0
+        for _ in range(n):
+            cands = self.reveal_candidates(seat)
+            if not cands:
+                break
+            if len(cands) == 1:
+                i = cands[0]
+            else:
+                c = self.effect_ask(seat, Ask.CELL, [CELLS[k] for k in cands], card=card,
+                                    text="reveal a tile next to a revealed cell")
+                i = c.row * B.SIZE + c.col
+            self.reveal_cell(i)
+            done += 1
+        return done
+
+    def kill_cell(self, i: int, cause: str) -> bool:
+        """A resident dies unless a `death` handler prevents it; True when it died."""
+        if self.fire(self.geo.owner[i], "death", i):
+            self.record("death_prevented", cell=list(B.RC[i]))
+            return False
+        self.set_cell(i, B.DEAD, cause)
+        return True
+
+    def pick_cells(self, seat: int, cells: list[int], x: int, text: str, card=None, kind: Ask = Ask.CELL) -> list[int]:
+        """X cells of `cells` chosen one at a time by the seat (an effect asks); all when X covers them."""
+        if x >= len(cells):
+            return list(cells)
+        left = list(cells)
+        chosen = []
+        for _ in range(x):
+            c = self.effect_ask(seat, kind, [CELLS[i] for i in left], card=card, text=text)
+            i = c.row * B.SIZE + c.col
+            left.remove(i)
+            chosen.append(i)
+        return chosen
+
+    # ---- money, tracks, players -----------------------------------------------------------------------------------
+    def gain_money(self, seat: int, n: int, why: str) -> None:
+        if n:
+            p = self.state.seats[seat]
+            new = min(self.rules.bound("money")[1], p.money + n)
+            delta, p.money = new - p.money, new
+            if self.log is not None and delta:
+                self.record("money", seat=seat, delta=delta, money=new, why=why)
+
+    def spend_money(self, seat: int, n: int, why: str) -> None:
+        """A payment the player chose: prices, bids, strategies, `spend`, `may pay`."""
+        p = self.state.seats[seat]
+        if n > p.money:
+            raise EffectError(f"P{seat + 1} cannot pay {n} (has {p.money})")
+        if n:
+            p.money -= n
+            if self.log is not None:
+                self.record("money", seat=seat, delta=-n, money=p.money, why=why)
+
+    def add_score(self, seat: int, delta: int, why: str) -> None:
+        p = self.state.seats[seat]
+        if p.out or not delta:
+            return
+        lo, hi, _ = self.rules.bound("score")
+        p.score = max(lo, min(hi, p.score + delta))
+        if self.log is not None:
+            self.record("track", seat=seat, track="score", delta=delta, value=p.score, why=why)
+
+    def set_track(self, seat: int, track: str, new: int, why: str | None) -> None:
+        """Set a track (or money) to a value, clamped to its range; below policy's floor overthrows."""
+        p = self.state.seats[seat]
+        cur = getattr(p, track)
+        lo, hi, _ = self.rules.bound(track)
+        if track == "policy" and new < lo:
+            self.overthrow(seat)
+            return
+        if new < lo:
+            new = lo
+        elif new > hi:
+            new = hi
+        if new != cur:
+            setattr(p, track, new)
+            if self.log is not None:
+                self.record("track", seat=seat, track=track, delta=new - cur, value=new, why=why)
+
+    def overthrow(self, seat: int) -> None:
+        if self.fire(seat, "overthrown", None):
+            self.record("overthrow_prevented", seat=seat)
+            return
+        # The change that would have taken policy below its minimum is not applied (docs/rules.md).
+        self.knock_out(seat, "overthrown")
+
+    def knock_out(self, seat: int, reason: str) -> None:
+        """The player is out at once; whether the game ends is decided at the end of the phase."""
+        p = self.state.seats[seat]
+        if p.out:
+            return
+        p.out = True
+        p.out_reason = reason
+        self._order_key = None
+        self.record("out", seat=seat, reason=reason)
+
+    def end(self, reason: str) -> None:
+        st = self.state
+        if not st.over:
+            st.over = True
+            st.end_reason = reason
+            self.record("end", reason=reason)
+
+    def set_unlocked(self, seat: int, stage: int) -> None:
+        p = self.state.seats[seat]
+        if stage > p.unlocked:
+            p.unlocked = stage
+            self.record("unlock", seat=seat, stage=stage)
+
+    def set_advisor(self, seat: int, card) -> None:
+        self.state.seats[seat].advisor = card
+        self.cards_changed(seat)
+        self.record("advisor", seat=seat, card=card.id)
+
+    # ---- decks and hands -------------------------------------------------------------------------------------------
     def draw_policy(self, stage: int):
-        deck = self.decks[stage]
-        if not deck and self.discards[stage]:
-            deck.extend(self.discards[stage])
-            self.discards[stage].clear()
-            self.rng.shuffle(deck)
+        st = self.state
+        deck = st.decks[stage]
+        if not deck and st.discards[stage]:
+            deck.extend(st.discards[stage])
+            st.discards[stage].clear()
+            st.rng.shuffle(deck)
             self.record("refill", stage=stage, cards=len(deck))
         return deck.pop() if deck else None
 
     def take_from_deck(self, card) -> bool:
-        """Take a named card out of whichever deck holds it (scenarios)."""
-        pools = [*self.decks.values(), *self.discards.values(), self.event_deck, self.advisor_deck]
-        for pool in pools:
+        """Take a named card out of whichever deck holds it (hand-made tables)."""
+        st = self.state
+        for pool in (*st.decks.values(), *st.discards.values(), st.event_deck, st.advisor_deck):
             for i in range(len(pool) - 1, -1, -1):
                 if pool[i].id == card.id:
                     del pool[i]
                     return True
         return False
 
-    # ---- setup ---------------------------------------------------------------------
-    def setup(self) -> None:
-        self.phase = "setup"
-        self.fill_tiles()
-        self.deal_advisors()
-        for s in range(self.players):
-            self.run_on(s, "setup")
-        self.initial_reveal()
-        self.shuffle_decks()
-        self.record("setup_done")
+    def to_hand(self, seat: int, card, why: str) -> None:
+        p = self.state.seats[seat]
+        p.hand.append(card)
+        p.drawn_ids.append(card.id)
+        self.record("draw", seat=seat, card=card.id, why=why)
 
-    def fill_tiles(self) -> None:
-        per = int(self.rules["tiles"]["infected_per_player"])
-        if self.rules["tiles"].get("shuffle", "global") == "per_player":
-            for s in range(self.players):
-                fronts = [B.TILE_I] * per + [B.TILE_H] * (25 - per)
-                self.rng.shuffle(fronts)
-                for i, f in zip(self.geo.cells_of[s], fronts):
-                    self.board[i] = f
+    def take_from_hand(self, seat: int, ref: str):
+        hand = self.state.seats[seat].hand
+        for k, c in enumerate(hand):
+            if ref in (c.id, c.name):
+                return hand.pop(k)
+        raise EffectError(f"P{seat + 1} has no {ref} in hand")
+
+    def discard_card(self, card) -> None:
+        st = self.state
+        if card.kind == "policy" and card.stage in st.discards:
+            st.discards[card.stage].append(card)
         else:
-            n = 25 * self.players
-            fronts = [B.TILE_I] * (per * self.players) + [B.TILE_H] * (n - per * self.players)
-            self.rng.shuffle(fronts)
-            cells = [i for i in range(100) if self.geo.owner[i] >= 0]
-            for i, f in zip(cells, fronts):
-                self.board[i] = f
+            st.out_of_game.append(card)
+        self.record("discard", card=card.id)
 
-    def deal_advisors(self) -> None:
-        deck = self.advisor_deck
-        self.rng.shuffle(deck)
-        for s in range(self.players):
-            dealt = [deck.pop() for _ in range(min(2, len(deck)))]
-            if not dealt:
-                continue
-            keep_id = self.ask(s, "advisor", [c.id for c in dealt], text="keep one advisor")
-            for c in dealt:
-                if c.id == keep_id and self.ps[s].advisor is None:
-                    self.set_advisor(s, c)
-                else:
-                    self.out_of_game.append(c)
-
-    def set_advisor(self, seat: int, card) -> None:
-        p = self.ps[seat]
-        p.advisor = card
-        p.advisor_compiled = self.compiled[card.id]
-        self.record("advisor", seat=seat, card=card.id)
-
-    def initial_reveal(self) -> None:
-        if self.rules["setup"].get("reveal", "corner_diagonal") != "corner_diagonal":
-            return
-        for s in range(self.players):
-            for r, c in B.CORNER_DIAGONALS[s]:
-                i = B.idx(r, c)
-                if self.board[i] in B.TILES:
-                    self.reveal_cell(i)
-
-    def shuffle_decks(self) -> None:
-        self.rng.shuffle(self.event_deck)
-        for k in (1, 2, 3):
-            self.rng.shuffle(self.decks[k])
-
-    # ---- the round -----------------------------------------------------------------
-    def play(self) -> None:
-        """Set up and play to the end."""
-        self.setup()
-        while not self.over:
-            self.run_round()
-        self.finish()
-
-    def run_round(self) -> None:
-        self.record("round_start")
-        self.run_phase_handlers("round", "start")
-        for phase in registry.PHASE_ORDER:
-            self.run_phase(phase)
-            if self.over:
-                return
-        self.run_phase_handlers("round", "end")
-        self.score_history.append(tuple(p.score for p in self.ps))
-        if self.log is not None:
-            self.record("tracks", players=[self.snapshot(s) for s in range(self.players)])
-        if self.over:
-            return
-        if not self.event_deck and self.last_event is not None:
-            self.end("events_exhausted")
-        elif self.round >= int(self.rules.get("max_rounds", 14)):
-            self.end("max_rounds")
-        else:
-            self.round += 1
-
-    def run_phase(self, phase: str) -> None:
-        self.phase = phase
-        self.record("phase")
-        self.run_phase_handlers(phase, "start")
-        getattr(self, "phase_" + phase)()
-        self.run_phase_handlers(phase, "end")
-        self.check_unlocks()
-        self.check_end()
-
-    def run_phase_handlers(self, phase: str, edge: str) -> None:
-        key = f"{phase} {edge}"
-        for s in self.in_order():
-            for compiled, entry in self.ps[s].active_cards():
-                fn = compiled.on.get(key)
-                if fn is not None:
-                    self.run_handler(fn, compiled.card, s, entry)
-
-    def run_on(self, seat: int, key: str, entry=None) -> None:
-        p = self.ps[seat]
-        compiled = entry.compiled if entry is not None else p.advisor_compiled
-        if compiled is None:
-            return
-        fn = compiled.on.get(key)
-        if fn is not None:
-            self.run_handler(fn, compiled.card, seat, entry)
-
-    def run_handler(self, fn: Callable, card, seat: int | None, entry=None, it=None) -> Ctx:
-        ctx = Ctx(self, card, seat, seat, entry, it)
-        self.trigger_depth += 1
-        try:
-            if self.trigger_depth > registry.MAX_TRIGGER_DEPTH:
-                raise EffectError(f"effects set each other off more than {registry.MAX_TRIGGER_DEPTH} times in a row"
-                                  " (a trigger whose effect fires it again?)", card, 0, self.round, self.seed)
-            fn(ctx)
-        except EffectError as err:
-            if err.seed is None:
-                err.seed, err.round = self.seed, self.round
-                err.args = (err.describe(),)
-            raise
-        finally:
-            self.trigger_depth -= 1
-        return ctx
-
-    # ---- phase 1: income --------------------------------------------------------------
-    def phase_income(self) -> None:
-        for s in self.in_order():
-            p = self.ps[s]
-            base = p.economy + self.count(s, "healthy") // 2
-            self.gain_money(s, self.quantity(s, "income", base), "income")
-
-    # ---- phase 2: reserve -------------------------------------------------------------
-    def phase_reserve(self) -> None:
-        self.check_unlocks()
-        for s in self.in_order():
-            self.reserve_for(s)
-        limit = self.rules.get("hand_limit")
-        if limit is not None:
-            for s in self.in_order():
-                while len(self.ps[s].hand) > int(limit):
-                    cid = self.ask(s, "discard", unique_ids(self.ps[s].hand), text=f"discard down to {limit}")
-                    card = self.take_from_hand(s, cid)
-                    self.discard_card(card)
-
+    # ---- playing cards ------------------------------------------------------------------------------------------------
     def strategy_costs(self, seat: int) -> dict[int, int]:
-        L = self.ps[seat].unlocked
-        G = max([self.ps[s].unlocked for s in self.active_players()] or [1])
+        seats = self.state.seats
+        L = seats[seat].unlocked
+        G = max([seats[s].unlocked for s in self.active_players()] or [1])
         return {s: max(0, s - L) for s in (1, 2, 3) if s <= G}
-
-    def reserve_for(self, seat: int) -> None:
-        p = self.ps[seat]
-        costs = {s: c for s, c in self.strategy_costs(seat).items() if c <= p.money}
-        choice = self.ask(seat, "strategy", sorted(costs), text="draw strategy")
-        if costs[choice]:
-            self.spend_money(seat, costs[choice], "strategy")
-        for stage in STRATEGIES[choice]:
-            card = self.draw_policy(stage)
-            if card is not None:
-                self.to_hand(seat, card, f"stage {stage}")
-
-    # ---- phase 3: actions -------------------------------------------------------------
-    def phase_actions(self) -> None:
-        passed: set[int] = set()
-        taken = dict.fromkeys(range(self.players), 0)
-        limit = int(self.rules.get("actions", {}).get("max_per_phase", 50))
-        while True:
-            acted = False
-            for s in self.in_order():
-                if s in passed or self.ps[s].out:
-                    continue
-                if taken[s] >= limit:
-                    passed.add(s)
-                    self.record("action_limit", seat=s, limit=limit)
-                    continue
-                action = self.ask(s, "action", self.legal_actions(s), text="take an action or pass")
-                if action[0] == "pass":
-                    passed.add(s)
-                else:
-                    self.do_action(s, action)
-                    taken[s] += 1
-                    acted = True
-            if not acted or all(s in passed for s in self.in_order()):
-                return
-
-    def legal_actions(self, seat: int) -> list:
-        p = self.ps[seat]
-        acts: list = [("pass",)]
-        mine = self.geo.cells_of[seat]
-        board = self.board
-        if p.money >= self.quantity(seat, "bury_cost", 1):
-            acts += [("bury", B.rc(i)) for i in mine if board[i] == B.DEAD]
-        if p.money >= self.quantity(seat, "relocate_cost", 1):
-            empties = [i for i in mine if board[i] == B.EMPTY]
-            if empties:
-                for i in mine:
-                    if board[i] in B.RESIDENTS:
-                        acts += [("relocate", B.rc(i), B.rc(j)) for j in empties]
-        for card in {c.id: c for c in p.hand}.values():     # each card name once, first-seen order
-            if self.can_play(seat, card) is None:
-                acts.append(("play", card.id))
-        for e in p.tableau:
-            if self.can_execute(seat, e) is None:
-                acts.append(("execute", e.card.id))
-        for e in p.tableau:
-            if e.card.switchable and not e.spent and e.switched_round != self.round:
-                acts.append(("switch", e.card.id))
-        return acts
 
     def can_play(self, seat: int, card, reaction: bool = False) -> str | None:
         """Why the card cannot be played now, or None."""
-        p = self.ps[seat]
-        if p.has_name(card.name):
+        p = self.state.seats[seat]
+        if card.name in self.tables(seat).names:
             return f"P{seat + 1} already has {card.name} in the tableau (one card per name)"
         price = card.price[0] if card.price else 0
         if price > p.money:
             return f"{card.name} costs {price}, P{seat + 1} has {p.money}"
-        if not reaction and not self.compiled[card.id].playable:
+        if not reaction and not self.program.cards[card.id].playable:
             return f"{card.name} is played only as a reaction"
         return None
 
     def can_execute(self, seat: int, e: Entry) -> str | None:
+        p = self.state.seats[seat]
         if len(e.card.price) <= 1:
             return f"{e.card.name} cannot be executed again"
         if e.uses >= len(e.card.price):
-            return f"{e.card.name} has been executed {e.uses} times, its price list allows {len(e.card.price)}"
-        if e.last_round == self.round:
+            return f"{e.card.name} has been executed {e.uses} times, its most"
+        if e.last_round == self.state.round:
             return f"{e.card.name} was already executed this round"
-        if not e.active:
-            return f"{e.card.name} is switched off or spent"
-        if e.card.price[e.uses] > self.ps[seat].money:
-            return f"executing {e.card.name} again costs {e.card.price[e.uses]}, P{seat + 1} has {self.ps[seat].money}"
+        if e.spent:
+            return f"{e.card.name} is spent"
+        price = e.card.price[e.uses]
+        if price > p.money:
+            return f"executing {e.card.name} again costs {price}, P{seat + 1} has {p.money}"
         return None
 
-    def do_action(self, seat: int, action) -> None:
-        kind = action[0]
-        if kind == "bury":
-            self.spend_money(seat, self.quantity(seat, "bury_cost", 1), "bury")
-            self.set_cell(B.idx(*action[1]), B.EMPTY, "bury")
-        elif kind == "relocate":
-            a, b = B.idx(*action[1]), B.idx(*action[2])
-            self.spend_money(seat, self.quantity(seat, "relocate_cost", 1), "relocate")
-            state = self.board[a]
-            self.set_cell(a, B.EMPTY, "relocate")
-            self.set_cell(b, state, "relocate")
-        elif kind == "play":
-            self.play_card(seat, action[1])
-        elif kind == "execute":
-            self.execute_card(seat, action[1])
-        elif kind == "switch":
-            e = self.entry_of(seat, action[1])
-            if not e.card.switchable or e.switched_round == self.round:
-                raise RuleViolation(f"{e.card.name} cannot be switched again this round")
-            e.on = not e.on
-            e.switched_round = self.round
-            self.record("switch", seat=seat, card=e.card.id, on=e.on)
-
     def entry_of(self, seat: int, ref: str) -> Entry:
-        for e in self.ps[seat].tableau:
+        for e in self.state.seats[seat].tableau:
             if ref in (e.card.id, e.card.name):
                 return e
         raise RuleViolation(f"P{seat + 1} has no {ref} in the tableau")
 
-    def play_card(self, seat: int, ref: str) -> Entry:
-        """Play a card from hand as an action: pay the first price, into the tableau, resolve `on play`."""
-        entry = self.enter_tableau(seat, ref, None)
-        self.run_on(seat, "play", entry)
-        return entry
-
-    def react_with(self, seat: int, ref: str, trigger: str, it) -> bool:
-        """Play a card from hand as a reaction to `trigger`; True when its block prevented what was happening."""
-        entry = self.enter_tableau(seat, ref, trigger)
-        ctx = self.run_handler(entry.compiled.react[trigger], entry.card, seat, entry, it)
-        return ctx.prevented
-
     def enter_tableau(self, seat: int, ref: str, reaction: str | None) -> Entry:
         """Pay a hand card's first price and put it in the tableau as its first execution."""
-        p = self.ps[seat]
+        p = self.state.seats[seat]
         card = next((c for c in p.hand if ref in (c.id, c.name)), None)
         if card is None:
             raise RuleViolation(f"P{seat + 1} has no {ref} in hand")
@@ -418,10 +721,17 @@ class Game(EffectOps):
         price = card.price[0] if card.price else 0
         p.hand.remove(card)
         self.spend_money(seat, price, "price of " + card.id)
-        entry = Entry(card, self.compiled[card.id], self.round)
+        entry = Entry(card, self.state.round)
         p.tableau.append(entry)
         p.played_ids.append(card.id)
+        self.cards_changed(seat)
         self.record("play", seat=seat, card=card.id, price=price, reaction=reaction)
+        return entry
+
+    def play_card(self, seat: int, ref: str) -> Entry:
+        """Play a card from hand: pay the first price, into the tableau, resolve `on play`."""
+        entry = self.enter_tableau(seat, ref, None)
+        self.run_on(seat, "play", entry)
         return entry
 
     def execute_card(self, seat: int, ref: str) -> Entry:
@@ -432,290 +742,64 @@ class Game(EffectOps):
         price = e.card.price[e.uses]
         self.spend_money(seat, price, "price of " + e.card.id)
         e.uses += 1
-        e.last_round = self.round
+        e.last_round = self.state.round
         self.record("execute", seat=seat, card=e.card.id, price=price, uses=e.uses)
         self.run_on(seat, "play", e)
         return e
 
-    # ---- phase 4: treatment -----------------------------------------------------------
-    def phase_treatment(self) -> None:
-        for s in self.in_order():
-            self.treat_for(s)
+    def react_with(self, seat: int, ref: str, trigger: str, it) -> bool:
+        """Play a card from hand as a reaction to `trigger`; True when its block prevented what was happening."""
+        entry = self.enter_tableau(seat, ref, trigger)
+        fn = self.program.cards[entry.card.id].react[trigger]
+        return self.run_handler(fn, entry.card, seat, entry, it, how="react " + trigger).prevented
 
-    def treat_for(self, seat: int) -> None:
-        p = self.ps[seat]
-        mild_cost = self.quantity(seat, "mild_cost", int(self.rules["treatment"]["mild_cost"]))
-        severe_cost = self.quantity(seat, "severe_cost", int(self.rules["treatment"]["severe_cost"]))
-        budget = p.medical
-        treated: set[int] = set()
-        while True:
-            opts = []
-            for i in self.geo.cells_of[seat]:
-                st = self.board[i]
-                if i in treated:
-                    continue
-                if (st == B.MILD and mild_cost <= budget) or (st == B.SEVERE and severe_cost <= budget):
-                    opts.append(B.rc(i))
-            if not opts:
-                return
-            answer = self.ask(seat, "treat", opts + ["done"], text=f"treat (medical left {budget})")
-            if answer == "done":
-                return
-            i = B.idx(*answer)
-            treated.add(i)
-            if self.board[i] == B.MILD:
-                budget -= mild_cost
-                self.set_cell(i, B.HEALTHY, "treatment")
-            else:
-                budget -= severe_cost
-                self.set_cell(i, B.MILD, "treatment")
+    def switch(self, seat: int, ref: str) -> None:
+        e = self.entry_of(seat, ref)
+        if not e.card.switchable or e.switched_round == self.state.round:
+            raise RuleViolation(f"{e.card.name} cannot be switched again this round")
+        e.on = not e.on
+        e.switched_round = self.state.round
+        self.cards_changed(seat)
+        self.record("switch", seat=seat, card=e.card.id, on=e.on)
 
-    # ---- phase 5: spread ----------------------------------------------------------------
-    def phase_spread(self) -> None:
-        for step in registry.SPREAD_STEPS:
-            self.run_spread_step(step)
-            if self.over:
-                return
-
-    def run_spread_step(self, step: str) -> None:
-        for s in self.turn_order():
-            getattr(self, "spread_" + step)(s)
-        self.check_unlocks()
-
-    def spread_discovery(self, seat: int) -> None:
-        n = self.quantity(seat, "discovery", int(self.rules["discovery"]["per_round"]))
-        self.reveal_some(seat, n, None)
-
-    def spread_contagion(self, seat: int) -> None:
-        p = self.ps[seat]
-        x = self.quantity(seat, "new_mild", p.disease // 3)
-        if x <= 0:
-            return
-        board, nb, owner = self.board, self.geo.neighbours, self.geo.owner
-        sources = [i for i in self.geo.cells_of[seat] if board[i] in B.INFECTED]
-        own, other = [], []
-        for i in sources:
-            for j in nb[i]:
-                if board[j] == B.HEALTHY:
-                    if owner[j] == seat:
-                        if j not in own:
-                            own.append(j)
-                    elif not self.sealed(owner[j]) and j not in other:
-                        other.append(j)
-        for tier in (sorted(own), sorted(other)):
-            if x <= 0:
-                return
-            chosen = self.pick_cells(seat, tier, x, "contagion: infect a healthy neighbour")
-            for i in chosen:
-                self.set_cell(i, B.MILD, "contagion")
-            x -= len(chosen)
-
-    def spread_dead_contagion(self, seat: int) -> None:
-        board, nb, owner = self.board, self.geo.neighbours, self.geo.owner
-        targets = []
-        for i in self.geo.cells_of[seat]:
-            if board[i] == B.DEAD:
-                for j in nb[i]:
-                    if board[j] == B.HEALTHY and j not in targets:
-                        if owner[j] == seat or not self.sealed(owner[j]):
-                            targets.append(j)
-        for j in sorted(targets):
-            self.set_cell(j, B.MILD, "dead contagion")
-
-    def spread_deaths(self, seat: int) -> None:
-        self.spread_x(seat, "new_dead", B.SEVERE, "deaths: a severe case dies",
-                      lambda i: self.kill_cell(i, "deaths", None))
-
-    def spread_worsening(self, seat: int) -> None:
-        self.spread_x(seat, "new_severe", B.MILD, "worsening: a mild case becomes severe",
-                      lambda i: self.set_cell(i, B.SEVERE, "worsening"))
-
-    def spread_x(self, seat: int, quantity: str, state: int, text: str, apply) -> None:
-        """X = floor(disease / 4), modified; X cells of the state, the player's choice (rules.md 3.5 steps 3-4)."""
-        x = self.quantity(seat, quantity, self.ps[seat].disease // 4)
-        if x > 0:
-            for i in self.pick_cells(seat, self.cells(seat, (state,)), x, text):
-                apply(i)
-
-    def pick_cells(self, seat: int, cells: list[int], x: int, text: str, card=None, kind: str = "cell") -> list[int]:
-        """X cells of `cells` chosen one at a time by the seat; all of them when X covers them."""
-        if x >= len(cells):
-            return list(cells)
-        left = list(cells)
-        chosen = []
-        for _ in range(x):
-            a = self.ask(seat, kind, [B.rc(i) for i in left], card=card, text=text)
-            i = B.idx(*a)
-            left.remove(i)
-            chosen.append(i)
-        return chosen
-
-    # ---- phase 6: exchange ----------------------------------------------------------------
-    def phase_exchange(self) -> None:
-        self.offers = []
-        for s in self.in_order():
-            hand = self.ps[s].hand
-            if not hand:
-                continue
-            cid = self.ask(s, "offer", [*unique_ids(hand), None], text="offer one card, or none")
-            if cid is not None:
-                card = self.take_from_hand(s, cid)
-                self.offers.append((s, card))
-                self.record("offer", seat=s, card=card.id)
-        offers, self.offers = self.offers, []
-        for owner, card in offers:
-            self.auction(owner, card)
-
-    def auction(self, owner: int, card) -> None:
-        best, best_bid = None, 0
-        for s in self.in_order():
-            if s == owner:
-                continue
-            bid = self.ask(s, "bid", range(self.ps[s].money + 1), card=card, text=f"bid for {card.name}")
-            if bid > best_bid:
-                best, best_bid = s, bid
-        if best is None:
-            self.record("unsold", seat=owner, card=card.id)
-            self.ps[owner].hand.append(card)
-            self.fire(owner, "unsold", card)
-            return
-        self.spend_money(best, best_bid, "bid")
-        self.gain_money(owner, best_bid, "sale")
-        self.ps[best].hand.append(card)
-        self.record("sold", seat=owner, to=best, card=card.id, bid=best_bid)
-
-    # ---- phase 7: event -------------------------------------------------------------------
-    def phase_event(self) -> None:
-        if not self.event_deck:
-            return
-        self.resolve_event(self.event_deck.pop())
-
-    def resolve_event(self, card) -> None:
-        self.current_event = card
-        self.last_event = card
-        self.events_drawn.append(card.id)
-        self.record("event", card=card.id)
-        fn = self.compiled[card.id].on.get("resolve")
-        if fn is not None:
-            self.run_handler(fn, card, None)
-        self.fire_combos()
-        self.event_scoring()
-        self.history.append(card)
-        self.current_event = None
-        for p in self.ps:
-            for e in p.tableau:
-                if e.card.duration == "round" and e.played_round == self.round and not e.spent:
-                    e.spent = True
-                    self.record("spent", seat=p.seat, card=e.card.id)
-
-    def fire_combos(self) -> None:
-        every = self.rules["combos"].get("repeat", "once") == "every_round"
-        for s in self.in_order():
-            p = self.ps[s]
-            for combo in self.combos:
-                if not every and combo.id in p.combos_fired:
-                    continue
-                compiled = self.compiled[combo.id]
-                ctx = Ctx(self, combo, s, s)
-                if compiled.condition is not None and compiled.condition(ctx):
-                    p.combos_fired.add(combo.id)
-                    self.combos_log.append((s, combo.id))
-                    self.record("combo", seat=s, card=combo.id)
-                    fn = compiled.on.get("resolve")
-                    if fn is not None:
-                        self.run_handler(fn, combo, s)
-                if p.out:
-                    break
-
-    def event_scoring(self) -> None:
-        for s in self.in_order():
-            p = self.ps[s]
-            delta = -1 if p.policy < 0 else 0
-            if self.count(s, "tiles") == 0:
-                delta += (self.count(s, "dead") == 0) + (self.count(s, "severe") == 0) + (self.count(s, "infected") < 5)
-            if delta:
-                self.add_score(s, delta, "event scoring")
-
-    # ---- unlocks, end -------------------------------------------------------------------------
-    def check_unlocks(self) -> None:
-        for s in self.active_players():
-            p = self.ps[s]
-            ctx = Ctx(self, None, s, s)
-            if p.unlocked < 2 and self.conditions["stage2"](ctx):
-                self.set_unlocked(s, 2)
-            if p.unlocked == 2 and self.conditions["stage3"](ctx):
-                self.set_unlocked(s, 3)
-
-    def set_unlocked(self, seat: int, stage: int) -> None:
-        if stage > self.ps[seat].unlocked:
-            self.ps[seat].unlocked = stage
-            self.record("unlock", seat=seat, stage=stage)
-
-    def check_end(self) -> None:
-        for s in self.active_players():
-            if self.count(s, "tiles") == 0 and self.count(s, "alive") == 0:
-                self.knock_out(s, "emptied")
-        if self.over:
-            return
-        if all(b not in B.TILES and b not in B.INFECTED for b in self.board):
-            self.end("won_fight")
-        elif len(self.active_players()) < 2:
-            self.end("one_left")
-
-    def knock_out(self, seat: int, reason: str) -> None:
-        p = self.ps[seat]
-        if p.out:
-            return
-        p.out = True
-        p.out_reason = reason
-        self.record("out", seat=seat, reason=reason)
-
-    def end(self, reason: str) -> None:
-        if not self.over:
-            self.over = True
-            self.end_reason = reason
-            self.record("end", reason=reason)
+    # ---- the end ------------------------------------------------------------------------------------------------------
+    def winners(self) -> tuple[int, ...]:
+        pool = self.active_players()
+        if self.rules.out_players_can_win or not pool:
+            pool = tuple(range(self.players))
+        seats = self.state.seats
+        key = lambda s: (seats[s].score, self.count(s, "alive"))
+        best = max(key(s) for s in pool)
+        return tuple(s for s in pool if key(s) == best)
 
     def finish(self) -> None:
-        """Final scoring (rules.md 4) and the winner (rules.md 5)."""
-        self.phase = "final"
-        if len(self.score_history) < self.round:
-            self.score_history.append(tuple(p.score for p in self.ps))
-        for s in self.active_players():
-            p = self.ps[s]
-            penalty = self.quantity(s, "final_penalty", 0)
-            total = 0
-            for e in p.tableau:
-                v = e.card.score
-                total += v if v >= 0 else min(0, v - penalty)
-            if total:
-                p.score += total
-                self.record("final_score", seat=s, delta=total, score=p.score)
-        self.record("final", scores=[p.score for p in self.ps], winners=list(self.winners()))
+        """Final scoring (docs/rules.md, scoring) once the game is over."""
+        from rulekit.core.phases.end import final_scoring
+
+        final_scoring(self)
 
     def snapshot(self, seat: int) -> dict:
         """A seat's tracks, money and board counts, for logs and accounts."""
-        p = self.ps[seat]
-        out = {name: getattr(p, name) for name in self.bounds}
+        p = self.state.seats[seat]
+        out = {name: getattr(p, name) for name, _ in self.rules.bounds}
         out.update({k: self.count(seat, k) for k in ("healthy", "mild", "severe", "dead", "tiles")})
         out["out"] = p.out
         return out
 
-    def winners(self) -> tuple[int, ...]:
-        pool = self.active_players()
-        if self.rules.get("out_players_can_win") or not pool:
-            pool = list(range(self.players))
-        key = lambda s: (self.ps[s].score, self.count(s, "alive"))
-        best = max(key(s) for s in pool)
-        return tuple(s for s in pool if key(s) == best)
+
+# An out player's board still spreads; its choices are made in reading order (docs/rules.md).
+OUT_OF_GAME = DefaultChooser()
+
+
+def _chain_words(chain) -> str:
+    """The loop of cards setting each other off: 'A → B → A', every card of the cycle named."""
+    last = chain[-1]
+    k = next((k for k in range(2, len(chain) + 1) if chain[-k] is last), None)
+    cycle = chain[-k:] if k is not None else chain[-6:]
+    return " → ".join(f"{c.name} ({c.id})" for c in cycle)
 
 
 def _jsonable(v):
     if isinstance(v, tuple):
         return [_jsonable(x) for x in v]
     return v
-
-
-def _preview(options) -> str:
-    shown = ", ".join(repr(o) for o in options[:8])
-    return shown + (", …" if len(options) > 8 else "")

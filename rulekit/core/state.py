@@ -1,8 +1,11 @@
-"""Mutable game state: players, their tableaus, and the effect context compiled code runs in."""
+"""A game's state as plain data: board, seats, decks, the cursor and the generator — cheap to copy, JSON both ways."""
 
 from __future__ import annotations
 
-from rulekit import registry
+import random
+from typing import Any
+
+from rulekit.core import board as B
 
 
 def unique_ids(cards) -> list[str]:
@@ -13,11 +16,10 @@ def unique_ids(cards) -> list[str]:
 class Entry:
     """A policy in a tableau: times executed, executed this round, on/off, spent."""
 
-    __slots__ = ("card", "uses", "last_round", "on", "spent", "played_round", "compiled", "switched_round")
+    __slots__ = ("card", "uses", "last_round", "on", "spent", "played_round", "switched_round")
 
-    def __init__(self, card, compiled, round_: int, uses: int = 1):
+    def __init__(self, card, round_: int, uses: int = 1):
         self.card = card
-        self.compiled = compiled
         self.uses = uses
         self.last_round = round_
         self.on = True
@@ -29,84 +31,261 @@ class Entry:
     def active(self) -> bool:
         return self.on and not self.spent
 
+    def copy(self) -> Entry:
+        e = Entry.__new__(Entry)
+        e.card, e.uses, e.last_round, e.on = self.card, self.uses, self.last_round, self.on
+        e.spent, e.played_round, e.switched_round = self.spent, self.played_round, self.switched_round
+        return e
 
-class PlayerState:
-    """One seat's tracks, money, hand, tableau, advisor, unlocked stage and whether they are out."""
 
-    __slots__ = ("seat", "medical", "disease", "policy", "score", "economy", "money", "hand",
-                 "tableau", "advisor", "advisor_compiled", "unlocked", "out", "out_reason",
-                 "once_fired", "combos_fired", "played_ids", "drawn_ids")
+class SeatState:
+    """One seat: tracks, money, hand, tableau, advisor, unlocked stage, out, and its board's counts."""
 
-    def __init__(self, seat: int, tracks: dict[str, int], money: int):
+    __slots__ = ("seat", "medical", "disease", "policy", "score", "economy", "money", "hand", "tableau",
+                 "advisor", "unlocked", "out", "out_reason", "once_fired", "combos_fired", "played_ids",
+                 "drawn_ids", "counts")
+
+    def __init__(self, seat: int, start: dict[str, int]):
         self.seat = seat
-        for name, value in tracks.items():
-            setattr(self, name, value)
-        self.money = money
+        self.medical = start["medical"]
+        self.disease = start["disease"]
+        self.policy = start["policy"]
+        self.score = start["score"]
+        self.economy = start["economy"]
+        self.money = start["money"]
         self.hand: list = []
         self.tableau: list[Entry] = []
         self.advisor = None
-        self.advisor_compiled = None
         self.unlocked = 1
         self.out = False
         self.out_reason: str | None = None
-        self.once_fired: set = set()
-        self.combos_fired: set = set()
+        self.once_fired: set[str] = set()       # `once when` handlers that have run: "card_id/n"
+        self.combos_fired: set[str] = set()
         self.played_ids: list[str] = []
         self.drawn_ids: list[str] = []
+        self.counts = [0] * B.N_CODES           # cells of this seat's board by state, kept up to date
 
     @property
     def label(self) -> str:
         return f"P{self.seat + 1}"
 
-    def active_cards(self):
-        """(compiled card, tableau entry or None) in handler order: advisor first, then play order."""
-        out = []
-        if self.advisor_compiled is not None:
-            out.append((self.advisor_compiled, None))
-        for e in self.tableau:
-            if e.on and not e.spent:
-                out.append((e.compiled, e))
-        return out
-
     def has_name(self, name: str) -> bool:
         return any(e.card.name == name for e in self.tableau)
 
+    def copy(self) -> SeatState:
+        s = SeatState.__new__(SeatState)
+        s.seat, s.medical, s.disease, s.policy = self.seat, self.medical, self.disease, self.policy
+        s.score, s.economy, s.money = self.score, self.economy, self.money
+        s.hand = list(self.hand)
+        s.tableau = [e.copy() for e in self.tableau]
+        s.advisor, s.unlocked, s.out, s.out_reason = self.advisor, self.unlocked, self.out, self.out_reason
+        s.once_fired = set(self.once_fired)
+        s.combos_fired = set(self.combos_fired)
+        s.played_ids = list(self.played_ids)
+        s.drawn_ids = list(self.drawn_ids)
+        s.counts = list(self.counts)
+        return s
 
-def track_bounds(rules: dict) -> dict[str, tuple[int | None, int | None, int]]:
-    """(lo, hi, start) of each settable track, rules.yaml overriding the registry defaults."""
-    out = {}
-    overrides = rules.get("tracks") or {}
-    for name, t in registry.SETTABLE.items():
-        o = overrides.get(name) or (rules.get("money") if name == "money" else None) or {}
-        lo = o.get("min", t.lo) if isinstance(o, dict) else t.lo
-        hi = o.get("max", t.hi) if isinstance(o, dict) else t.hi
-        start = o.get("start", t.start) if isinstance(o, dict) else t.start
-        out[name] = (lo, hi, start)
-    return out
+
+TRACK_FIELDS = ("medical", "disease", "policy", "score", "economy", "money")
 
 
-class Ctx:
-    """Where an effect runs: its card, owner, current subject, `it`, names, and a prevent flag."""
+class Cursor:
+    """Where the game stands: the phase and step the engine runs next, and that step's own data.
 
-    __slots__ = ("game", "card", "owner", "subject", "entry", "it", "env", "prevented", "from_other", "root")
+    `data` holds only immutable values (numbers, strings, tuples), so a copy of the dict is a copy
+    of the cursor.
+    """
 
-    def __init__(self, game, card, owner, subject, entry=None, it=None):
-        self.game = game
-        self.card = card
-        self.owner = owner
-        self.subject = subject
-        self.entry = entry
-        self.it = it
-        self.env: dict = {}
-        self.prevented = False
-        # Effects of events and combos count as "other" for shields (rules.md, language.md 'Shield').
-        self.from_other = card is not None and card.kind in ("event", "combo")
-        self.root = self        # where `prevent` is recorded, also from inside a player block
+    __slots__ = ("phase", "step", "data", "stop")
 
-    def sub(self, subject: int) -> "Ctx":
-        """The same effect acting on another player (`each player`, `player with`)."""
-        c = Ctx.__new__(Ctx)
-        c.game, c.card, c.owner, c.entry, c.it = self.game, self.card, self.owner, self.entry, self.it
-        c.env, c.prevented, c.from_other, c.root = self.env, False, self.from_other, self.root
-        c.subject = subject
-        return c
+    def __init__(self, phase: str, step: str, data: dict | None = None, stop: str = "game"):
+        self.phase = phase
+        self.step = step
+        self.data = data if data is not None else {}
+        self.stop = stop        # game | round | phase | step: where a partial run stops (scenarios)
+
+    def copy(self) -> Cursor:
+        return Cursor(self.phase, self.step, dict(self.data), self.stop)
+
+    def to_json(self) -> dict:
+        return {"phase": self.phase, "step": self.step, "data": _json(self.data), "stop": self.stop}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Cursor:
+        return cls(d["phase"], d["step"], _unjson(d["data"]), d["stop"])
+
+
+class GameState:
+    """Everything that changes during one game; the rules and the compiled cards live elsewhere."""
+
+    __slots__ = ("players", "seed", "rng", "board", "fronts", "seats", "decks", "discards", "event_deck",
+                 "history", "current_event", "last_event", "offers", "advisor_deck", "out_of_game", "round",
+                 "phase", "over", "end_reason", "cursor", "events_drawn", "combos_log", "score_history",
+                 "steps", "questions", "board_version")
+
+    def __init__(self, players: int, seed: int, start: dict[str, int]):
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        geo = B.geometry(players)
+        self.board = [B.NOCELL if o < 0 else B.EMPTY for o in geo.owner]
+        self.fronts = bytearray(B.SIZE * B.SIZE)     # 1 where a face-down tile has an infected front
+        self.seats = [SeatState(s, start) for s in range(players)]
+        for s in range(players):
+            self.seats[s].counts[B.EMPTY] = len(geo.cells_of[s])
+        self.decks: dict[int, list] = {1: [], 2: [], 3: []}
+        self.discards: dict[int, list] = {1: [], 2: [], 3: []}
+        self.event_deck: list = []
+        self.history: list = []
+        self.current_event = None
+        self.last_event = None
+        self.offers: list[tuple[int, Any]] = []     # the exchange's market: (owner, card) face up
+        self.advisor_deck: list = []
+        self.out_of_game: list = []
+        self.round = 1
+        self.phase = "setup"
+        self.over = False
+        self.end_reason: str | None = None
+        self.cursor = Cursor("setup", "deal")
+        self.events_drawn: list[str] = []
+        self.combos_log: list[tuple[int, str]] = []
+        self.score_history: list[tuple[int, ...]] = []
+        self.steps = 0                # statements effects have run (the game's budget, registry.LIMITS)
+        self.questions = 0            # questions effects have asked
+        self.board_version = [0] * players   # bumped on every change of a seat's board
+
+    def clone(self) -> GameState:
+        """An exact, independent copy: played on with the same answers, it gives the same game."""
+        g = GameState.__new__(GameState)
+        g.players, g.seed = self.players, self.seed
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        g.board = list(self.board)
+        g.fronts = bytearray(self.fronts)
+        g.seats = [s.copy() for s in self.seats]
+        g.decks = {k: list(v) for k, v in self.decks.items()}
+        g.discards = {k: list(v) for k, v in self.discards.items()}
+        g.event_deck = list(self.event_deck)
+        g.history = list(self.history)
+        g.current_event, g.last_event = self.current_event, self.last_event
+        g.offers = list(self.offers)
+        g.advisor_deck = list(self.advisor_deck)
+        g.out_of_game = list(self.out_of_game)
+        g.round, g.phase, g.over, g.end_reason = self.round, self.phase, self.over, self.end_reason
+        g.cursor = self.cursor.copy()
+        g.events_drawn = list(self.events_drawn)
+        g.combos_log = list(self.combos_log)
+        g.score_history = list(self.score_history)
+        g.steps, g.questions = self.steps, self.questions
+        g.board_version = list(self.board_version)
+        return g
+
+    # ---- JSON ------------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        """The state as JSON-ready data; cards are written by id (from_json needs the same content)."""
+        ids = lambda cards: [c.id for c in cards]
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "players": self.players, "seed": self.seed,
+            "rng": [version, list(internal), gauss],
+            "board": list(self.board), "fronts": list(self.fronts),
+            "seats": [_seat_json(s) for s in self.seats],
+            "decks": {str(k): ids(v) for k, v in self.decks.items()},
+            "discards": {str(k): ids(v) for k, v in self.discards.items()},
+            "event_deck": ids(self.event_deck), "history": ids(self.history),
+            "current_event": self.current_event.id if self.current_event else None,
+            "last_event": self.last_event.id if self.last_event else None,
+            "offers": [[s, c.id] for s, c in self.offers],
+            "advisor_deck": ids(self.advisor_deck), "out_of_game": ids(self.out_of_game),
+            "round": self.round, "phase": self.phase, "over": self.over, "end_reason": self.end_reason,
+            "cursor": self.cursor.to_json(),
+            "events_drawn": list(self.events_drawn),
+            "combos_log": [list(x) for x in self.combos_log],
+            "score_history": [list(x) for x in self.score_history],
+            "steps": self.steps, "questions": self.questions, "board_version": list(self.board_version),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict, content) -> GameState:
+        card = lambda ref: None if ref is None else _card(content, ref)
+        cards = lambda refs: [_card(content, r) for r in refs]
+        g = cls.__new__(cls)
+        g.players, g.seed = d["players"], d["seed"]
+        g.rng = random.Random()
+        version, internal, gauss = d["rng"]
+        g.rng.setstate((version, tuple(internal), gauss))
+        g.board = list(d["board"])
+        g.fronts = bytearray(d["fronts"])
+        g.seats = [_seat_from(s, content) for s in d["seats"]]
+        g.decks = {int(k): cards(v) for k, v in d["decks"].items()}
+        g.discards = {int(k): cards(v) for k, v in d["discards"].items()}
+        g.event_deck, g.history = cards(d["event_deck"]), cards(d["history"])
+        g.current_event, g.last_event = card(d["current_event"]), card(d["last_event"])
+        g.offers = [(s, _card(content, c)) for s, c in d["offers"]]
+        g.advisor_deck, g.out_of_game = cards(d["advisor_deck"]), cards(d["out_of_game"])
+        g.round, g.phase, g.over, g.end_reason = d["round"], d["phase"], d["over"], d["end_reason"]
+        g.cursor = Cursor.from_json(d["cursor"])
+        g.events_drawn = list(d["events_drawn"])
+        g.combos_log = [tuple(x) for x in d["combos_log"]]
+        g.score_history = [tuple(x) for x in d["score_history"]]
+        g.steps, g.questions = d["steps"], d["questions"]
+        g.board_version = list(d["board_version"])
+        return g
+
+
+def _seat_json(s: SeatState) -> dict:
+    return {
+        "seat": s.seat, **{t: getattr(s, t) for t in TRACK_FIELDS},
+        "hand": [c.id for c in s.hand],
+        "tableau": [{"card": e.card.id, "uses": e.uses, "last_round": e.last_round, "on": e.on, "spent": e.spent,
+                     "played_round": e.played_round, "switched_round": e.switched_round} for e in s.tableau],
+        "advisor": s.advisor.id if s.advisor else None, "unlocked": s.unlocked, "out": s.out,
+        "out_reason": s.out_reason, "once_fired": sorted(s.once_fired), "combos_fired": sorted(s.combos_fired),
+        "played_ids": list(s.played_ids), "drawn_ids": list(s.drawn_ids), "counts": list(s.counts),
+    }
+
+
+def _seat_from(d: dict, content) -> SeatState:
+    s = SeatState.__new__(SeatState)
+    s.seat = d["seat"]
+    for t in TRACK_FIELDS:
+        setattr(s, t, d[t])
+    s.hand = [_card(content, r) for r in d["hand"]]
+    s.tableau = []
+    for e in d["tableau"]:
+        entry = Entry(_card(content, e["card"]), e["played_round"], e["uses"])
+        entry.last_round, entry.on, entry.spent = e["last_round"], e["on"], e["spent"]
+        entry.switched_round = e["switched_round"]
+        s.tableau.append(entry)
+    s.advisor = _card(content, d["advisor"]) if d["advisor"] else None
+    s.unlocked, s.out, s.out_reason = d["unlocked"], d["out"], d["out_reason"]
+    s.once_fired, s.combos_fired = set(d["once_fired"]), set(d["combos_fired"])
+    s.played_ids, s.drawn_ids = list(d["played_ids"]), list(d["drawn_ids"])
+    s.counts = list(d["counts"])
+    return s
+
+
+def _card(content, ref: str):
+    card = content.lookup(ref)
+    if card is None:
+        raise ValueError(f"the saved game names a card '{ref}' that this content does not have")
+    return card
+
+
+def _json(v):
+    if isinstance(v, tuple):
+        return {"tuple": [_json(x) for x in v]}
+    if isinstance(v, dict):
+        return {k: _json(x) for k, x in v.items()}
+    return v
+
+
+def _unjson(v):
+    if isinstance(v, dict):
+        if set(v) == {"tuple"}:
+            return tuple(_unjson(x) for x in v["tuple"])
+        return {k: _unjson(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_unjson(x) for x in v]
+    return v

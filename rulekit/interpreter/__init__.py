@@ -1,45 +1,38 @@
-"""Compiling cards and rule conditions into callables the core runs (compiled, or the reference walker)."""
+"""Content -> a Program the core runs: every card compiled once (generated Python, or the reference walker)."""
 
 from __future__ import annotations
 
-from rulekit.interpreter import compiler, reference
-from rulekit.interpreter.program import CompiledCard, build, guarded
+from rulekit.interpreter.program import EVALUATORS, CompiledCard, Program
 
-EVALUATORS = {"compiled": compiler, "reference": reference}
+__all__ = ["EVALUATORS", "CompiledCard", "Program", "compile_content"]
 
 _cache: dict = {}
 
 
-def compile_content(content, rules: dict, evaluator: str = "compiled"):
-    """Every card of the content and the unlock conditions, compiled once per (content, rules)."""
-    key = (id(content), evaluator, repr(rules.get("unlock")))
+def compile_content(content, rules: dict, evaluator: str = "compiled", combos=None) -> Program:
+    """The Program of a content under these rules, compiled once and kept for the next game."""
+    key = (id(content), evaluator, repr(rules.get("unlock")), None if combos is None else tuple(c.id for c in combos))
     hit = _cache.get(key)
     if hit is not None and hit[0] is content:
-        return hit[1], hit[2]
-    mod = EVALUATORS[evaluator]
-    compiled: dict[str, CompiledCard] = {}
-    for card in content.cards:
-        c = build(card, card.effect, mod.compile_block, mod.compile_expr)
-        if card.when is not None:
-            c.condition = guarded(mod.compile_expr(card.when, card), card, card.line)
-        compiled[card.id] = c
-    conditions = {name: mod.compile_expr(expr) for name, expr in unlock_conditions(rules).items()}
-    if len(_cache) > 8:
+        return hit[1]
+    program = Program(content, unlock_conditions(content, rules), evaluator, combos)
+    if len(_cache) > 16:
         _cache.clear()
-    _cache[key] = (content, compiled, conditions)
-    return compiled, conditions
+    _cache[key] = (content, program)
+    return program
 
 
-def unlock_conditions(rules: dict) -> dict:
-    """The parsed unlock expressions of rules.yaml (the loader reports their errors first)."""
+def unlock_conditions(content, rules: dict) -> dict:
+    """name -> (parsed condition, where it is written) for rules.yaml's unlock.stage2 and unlock.stage3."""
     from rulekit.core.errors import EffectError
     from rulekit.language.parser import parse_expression
 
     out = {}
+    root = getattr(content, "root", "") or ""
     for name in ("stage2", "stage3"):
         text = str(rules["unlock"][name])
         expr, diags = parse_expression(text)
         if expr is None:
             raise EffectError(f"rules.yaml unlock.{name} cannot be read: {diags[0].message}")
-        out[name] = expr
+        out[name] = (expr, f"{root}/rules.yaml unlock.{name}" if root else f"rules.yaml unlock.{name}")
     return out

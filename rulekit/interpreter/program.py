@@ -1,86 +1,162 @@
-"""What a card becomes once compiled: handlers, triggers, reactions and declarations as callables."""
+"""What content becomes once compiled: each card's handlers, triggers, reactions and declarations as functions."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from rulekit.core.errors import EffectError
+from rulekit.interpreter import codegen, reference
 from rulekit.language import ast
 
-# Python errors an effect's arithmetic can raise, with the words a designer reads.
+# Python errors an effect's arithmetic can raise, in the words a designer reads.
 RUNTIME_ERRORS = {
     ZeroDivisionError: "division by zero",
     OverflowError: "a number too large",
     RecursionError: "effects nested too deeply",
 }
+EVALUATORS = ("compiled", "reference")
 
 
 @dataclass
 class CompiledCard:
-    """A card's behaviour, compiled once at load and run many times."""
+    """A card's behaviour, compiled once per content and run many times."""
 
     card: object
-    on: dict[str, Callable] = field(default_factory=dict)            # 'play', 'setup', 'resolve', 'income start', …
-    triggers: dict[str, list] = field(default_factory=dict)          # word -> [(key, fn, once)]
-    react: dict[str, Callable] = field(default_factory=dict)         # word -> fn
-    modifiers: list = field(default_factory=list)                    # [(quantity, fn, floor)]
+    on: dict[str, Callable] = field(default_factory=dict)          # 'play', 'setup', 'resolve', 'income start', …
+    triggers: dict[str, list] = field(default_factory=dict)        # word -> [(key, fn, once)]
+    react: dict[str, Callable] = field(default_factory=dict)       # word -> fn
+    modifiers: list = field(default_factory=list)                  # [(quantity, fn, floor)]
     shields: tuple[str, ...] = ()
     seals: tuple[str, ...] = ()
-    condition: Callable | None = None                                # combos: `when:`
-    playable: bool = True                                            # False when only `react` handlers
+    condition: Callable | None = None                              # combos: `when:`
+    playable: bool = True                                          # False when only `react` handlers
+    code: codegen.CardCode | None = None                           # the generated module (compiled evaluator)
 
 
 def handler_key(h: ast.Handler) -> str:
     return f"{h.event} {h.edge}" if h.edge else h.event
 
 
-def build(card, program: ast.Program | None, compile_block, compile_expr) -> CompiledCard:
-    """Assemble a CompiledCard; the two evaluators differ only in compile_block/compile_expr."""
+def compile_card(card, evaluator: str) -> CompiledCard:
+    """One card's handlers, declarations and condition, by the generated-code or the reference evaluator."""
+    program = card.effect
+    handlers = program.handlers if program is not None else ()
+    modifiers = tuple(i for i in program.items if isinstance(i, ast.Modify)) if program is not None else ()
     out = CompiledCard(card)
-    if program is None:
-        return out
-    for n, item in enumerate(program.items):
-        if isinstance(item, ast.Handler):
-            fn = compile_block(item.body, card)
-            if item.form == "on":
-                out.on[handler_key(item)] = fn
-            elif item.form == "react":
-                out.react[item.event] = fn
-            else:
-                out.triggers.setdefault(item.event, []).append(((card.id, n), fn, item.form == "once"))
-        elif isinstance(item, ast.Modify):
-            out.modifiers.append((item.quantity, guarded(compile_expr(item.expr), card, item.pos.line), item.floor))
-        elif isinstance(item, ast.Shield):
-            out.shields += tuple(t for t, _ in item.targets)
-        elif isinstance(item, ast.Seal):
-            out.seals += (item.target,)
+    if evaluator == "compiled":
+        out.code = codegen.generate(card, handlers, modifiers, card.when)
+        fns = out.code.functions
+        hfn = [fns[f"h{k}"] for k in range(len(handlers))]
+        mfn = [fns[f"m{k}"] for k in range(len(modifiers))]
+        out.condition = fns.get("c")
+    else:
+        hfn = [reference.handler(h.body) for h in handlers]
+        mfn = [reference.expression(m.expr) for m in modifiers]
+        out.condition = reference.expression(card.when) if card.when is not None else None
+    for n, (h, fn) in enumerate(zip(handlers, hfn)):
+        if h.form == "on":
+            out.on[handler_key(h)] = fn
+        elif h.form == "react":
+            out.react[h.event] = fn
+        else:
+            out.triggers.setdefault(h.event, []).append((f"{card.id}/{n}", fn, h.form == "once"))
+    out.modifiers = [(m.quantity, fn, m.floor) for m, fn in zip(modifiers, mfn)]
+    if program is not None:
+        for item in program.items:
+            if isinstance(item, ast.Shield):
+                out.shields += tuple(t for t, _ in item.targets)
+            elif isinstance(item, ast.Seal):
+                out.seals += (item.target,)
     out.playable = bool(out.on or out.triggers or out.modifiers or out.shields or out.seals) or not out.react
     return out
 
 
-CAUGHT = (EffectError, *RUNTIME_ERRORS)
+class Program:
+    """Every card of a content compiled, the unlock conditions, and where an error inside them happened."""
 
+    def __init__(self, content, unlock: dict[str, tuple[ast.Expr, str]], evaluator: str, combos=None):
+        self.content = content
+        self.evaluator = evaluator
+        self.cards: dict[str, CompiledCard] = {c.id: compile_card(c, evaluator) for c in content.cards}
+        self.reactive = frozenset(cid for cid, c in self.cards.items() if c.react)
+        chosen = combos if combos is not None else content.of_kind("combo")
+        self.combos = tuple(sorted(chosen, key=lambda c: c.id))
+        self.unlock: dict[str, tuple[Callable, str, int]] = {}
+        self.unlock_reads_only_board = True     # then a condition changes only when the board (or stage) does
+        for name, (expr, where) in unlock.items():
+            holder = _Condition(name, expr)
+            fn = (codegen.generate(holder, (), (), expr).functions["c"] if evaluator == "compiled"
+                  else reference.expression(expr))
+            self.unlock[name] = (fn, where, expr.pos.line)
+            self.unlock_reads_only_board = self.unlock_reads_only_board and reads_only_board(expr)
+        self._by_file = {c.code.filename: c for c in self.cards.values() if c.code is not None}
 
-def locate(err: BaseException, card, line: int) -> EffectError:
-    """The EffectError to raise for `err` in `card` at `line`: an EffectError gains what it lacks,
-    a Python arithmetic error becomes one in a designer's words."""
-    if isinstance(err, EffectError):
-        if err.card is None:
-            err.card = card
-        if not err.line:
-            err.line = line
-        return err
-    return EffectError(RUNTIME_ERRORS[type(err)], card, line)
+    def card(self, ref: str):
+        return self.content.lookup(ref)
 
-
-def guarded(fn: Callable, card, line: int) -> Callable:
-    """Run an expression so that any failure names the card and line."""
-
-    def run(ctx):
+    # ---- unlock conditions ------------------------------------------------------------------------
+    def unlock_holds(self, g, name: str, seat: int) -> bool:
+        fn, where, line = self.unlock[name]
         try:
-            return fn(ctx)
-        except CAUGHT as err:
-            raise locate(err, card, line) from None
+            return bool(fn(g.rt, seat, None))
+        except (EffectError, ArithmeticError, RecursionError) as err:
+            reason = err.reason if isinstance(err, EffectError) else RUNTIME_ERRORS.get(type(err), str(err))
+            st = g.state
+            raise EffectError(reason, None, line, st.round, st.seed, where=where) from None
 
-    return run
+    # ---- errors ------------------------------------------------------------------------------------
+    def located(self, err: BaseException, card, st) -> EffectError:
+        """The EffectError to raise for `err` inside `card`: with the card, its line, the round and the seed."""
+        if not isinstance(err, EffectError):
+            err = EffectError(RUNTIME_ERRORS.get(type(err), "a number too large"), None, 0) \
+                .with_traceback(err.__traceback__)
+        if err.card is None and err.where is None:
+            err.card = card
+            if not err.line:
+                err.line = self.line_in(card, err.__traceback__)
+        if err.seed is None:
+            err.seed, err.round = st.seed, st.round
+        err.args = (err.describe(),)
+        return err
+
+    def line_in(self, card, tb) -> int:
+        """The effect line of the deepest generated line of this card in a traceback (0 if none)."""
+        compiled = self.cards.get(card.id)
+        code = compiled.code if compiled is not None else None
+        if code is None:
+            return 0
+        line = 0
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == code.filename:
+                k = tb.tb_lineno - 1
+                if 0 <= k < len(code.lines):
+                    line = code.lines[k]
+            tb = tb.tb_next
+        return line
+
+
+@dataclass(frozen=True)
+class _Condition:
+    """Stands in for a card when an unlock condition is generated (it has a name, no card)."""
+
+    id: str
+    when: ast.Expr
+    line: int = 0
+
+
+def reads_only_board(e) -> bool:
+    """True when an expression reads nothing but board counts, numbers and `unlocked(K)` of its subject."""
+    from rulekit import registry
+
+    if isinstance(e, ast.Num):
+        return True
+    if isinstance(e, ast.Name):
+        return e.name in registry.COUNTS and e.name != "revealed"
+    if isinstance(e, (ast.Neg, ast.Not)):
+        return reads_only_board(e.operand)
+    if isinstance(e, (ast.BinOp, ast.Compare, ast.BoolOp)):
+        return reads_only_board(e.left) and reads_only_board(e.right)
+    if isinstance(e, ast.Call):
+        return e.func in ("min", "max", "abs", "unlocked") and all(reads_only_board(a) for a in e.args)
+    return False

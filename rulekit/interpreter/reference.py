@@ -1,124 +1,173 @@
-"""The simple tree-walking evaluator the compiled one is checked against (same runtime, same answers)."""
+"""The simple tree-walking evaluator the generated code is checked against: same runtime calls, same order."""
 
 from __future__ import annotations
 
 from rulekit import registry
 from rulekit.core.errors import EffectError
-from rulekit.interpreter.program import CAUGHT, locate
+from rulekit.interpreter.runtime import num
 from rulekit.language import ast
 
-
-def compile_block(stmts, card):
-    return lambda ctx: run_block(stmts, ctx, card)
-
-
-def compile_expr(expr, card=None):
-    return lambda ctx: evaluate(expr, ctx)
+_CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
-def run_block(stmts, ctx, card) -> None:
-    for s in stmts:
-        try:
-            execute(s, ctx, card)
-        except CAUGHT as err:
-            raise locate(err, card, s.pos.line) from None
+class Walk:
+    """One run of a handler (or one expression) by walking its tree; `env` holds let/choose/as names."""
+
+    __slots__ = ("rt", "f", "entry", "env")
+
+    def __init__(self, rt, f, entry):
+        self.rt = rt
+        self.f = f
+        self.entry = entry
+        self.env: dict[str, object] = {}
+
+    def block(self, stmts, s) -> None:
+        self.rt.tick(len(stmts))
+        for st in stmts:
+            try:
+                self.stmt(st, s)
+            except (EffectError, ArithmeticError, RecursionError) as err:
+                if isinstance(err, EffectError):
+                    if not err.line and err.card is None:
+                        err.line = st.pos.line
+                    raise
+                wrapped = EffectError(_ARITH.get(type(err), "a number too large"), None, st.pos.line)
+                raise wrapped from None
+
+    def stmt(self, st, s) -> None:
+        rt, f, ev = self.rt, self.f, self.value
+        if isinstance(st, ast.TrackChange):
+            rt.change(f, s, st.track, st.op, ev(st.expr, s))
+        elif isinstance(st, ast.Let):
+            self.env[st.name] = ev(st.expr, s)
+        elif isinstance(st, ast.If):
+            for cond, body in st.branches:
+                if ev(cond, s):
+                    self.block(body, s)
+                    return
+            if st.orelse is not None:
+                self.block(st.orelse, s)
+        elif isinstance(st, ast.EachPlayer):
+            for seat in rt.each_player(s, st.other):
+                if st.where is None or ev(st.where, seat):
+                    self.block(st.body, seat)
+        elif isinstance(st, ast.PlayerWith):
+            for seat in rt.players_with(st.which, lambda x: ev(st.expr, x)):
+                self.block(st.body, seat)
+        elif isinstance(st, ast.Repeat):
+            for _ in rt.repeat(ev(st.count, s)):
+                self.block(st.body, s)
+        elif isinstance(st, ast.Choose):
+            self.env[st.name] = rt.choose(f, s, ev(st.lo, s), ev(st.hi, s))
+        elif isinstance(st, ast.May):
+            if rt.may(f, s):
+                self.block(st.body, s)
+        elif isinstance(st, ast.MayPay):
+            if rt.may_pay(f, s, ev(st.amount, s)):
+                self.block(st.body, s)
+        elif isinstance(st, ast.Spend):
+            rt.spend(f, s, ev(st.amount, s))
+        elif isinstance(st, ast.Pay):
+            unpaid = rt.pay(f, s, ev(st.amount, s))
+            if st.as_name:
+                self.env[st.as_name] = unpaid
+        elif isinstance(st, ast.VerbStmt):
+            n = ev(st.amount.expr, s) if st.amount.expr is not None else None
+            if st.verb == "reveal":
+                done = rt.reveal(f, s, st.amount.mode, n)
+            elif st.verb == "arrange":
+                done = rt.arrange(f, s, n)
+            else:
+                done = rt.board_verb(f, s, st.verb, st.amount.mode, n, st.kind)
+            if st.as_name:
+                self.env[st.as_name] = done
+        elif isinstance(st, ast.VerbIt):
+            rt.verb_it(f, s, st.verb)
+        elif isinstance(st, ast.Draw):
+            n, stage = ev(st.count, s), ev(st.stage, s)
+            rt.draw(f, s, n, stage, ev(st.keep, s) if st.keep is not None else None)
+        elif isinstance(st, ast.Unlock):
+            rt.unlock(f, s, ev(st.stage, s))
+        elif isinstance(st, ast.Prevent):
+            f.prevented = True
+        else:  # pragma: no cover - the parser makes no other statement
+            raise AssertionError(type(st).__name__)
+
+    def value(self, e, s):
+        rt = self.rt
+        if isinstance(e, ast.Num | ast.Str):
+            return e.value
+        if isinstance(e, ast.It):
+            return self.f.it
+        if isinstance(e, ast.Name):
+            if e.name in self.env:
+                return self.env[e.name]
+            return self.name(e.name, s)
+        if isinstance(e, ast.Neg):
+            return -self.value(e.operand, s)
+        if isinstance(e, ast.Not):
+            return not self.value(e.operand, s)
+        if isinstance(e, ast.BinOp):
+            a, b = self.value(e.left, s), self.value(e.right, s)
+            if e.op == "//":
+                return a // b
+            return num(a + b if e.op == "+" else a - b if e.op == "-" else a * b)
+        if isinstance(e, ast.Compare):
+            return _CMP[e.op](self.value(e.left, s), self.value(e.right, s))
+        if isinstance(e, ast.BoolOp):
+            if e.op == "and":
+                return self.value(e.left, s) and self.value(e.right, s)
+            return self.value(e.left, s) or self.value(e.right, s)
+        if isinstance(e, ast.Call):
+            args = [self.value(a, s) for a in e.args]
+            if e.func in ("min", "max"):
+                return (min if e.func == "min" else max)(args)
+            if e.func == "abs":
+                return abs(args[0])
+            if e.func == "played":
+                return rt.played(s, args[0])
+            if e.func == "event":
+                return rt.event_is(args[0])
+            if e.func == "happened":
+                return rt.happened(args[0])
+            return rt.is_unlocked(s, args[0])
+        raise AssertionError(type(e).__name__)  # pragma: no cover
+
+    def name(self, name: str, s):
+        rt = self.rt
+        if name in registry.SETTABLE:
+            return rt.track(s, name)
+        if name in registry.COUNTS:
+            return rt.count(s, name)
+        if name == "hand":
+            return rt.hand_size(s)
+        if name == "revealed":
+            return rt.revealed(s)
+        if name == "round":
+            return rt.round()
+        if name == "players":
+            return rt.players_in()
+        return self.entry.uses if self.entry is not None else 0
 
 
-def execute(s, ctx, card) -> None:
-    g = ctx.game
-    if isinstance(s, ast.TrackChange):
-        g.change_track(ctx, s.track, s.op, evaluate(s.expr, ctx))
-    elif isinstance(s, ast.Let):
-        ctx.env[s.name] = evaluate(s.expr, ctx)
-    elif isinstance(s, ast.If):
-        for cond, body in s.branches:
-            if evaluate(cond, ctx):
-                run_block(body, ctx, card)
-                return
-        if s.orelse is not None:
-            run_block(s.orelse, ctx, card)
-    elif isinstance(s, ast.EachPlayer):
-        for seat in g.players_each(ctx, s.other):
-            sub = ctx.sub(seat)
-            if s.where is None or evaluate(s.where, sub):
-                run_block(s.body, sub, card)
-    elif isinstance(s, ast.PlayerWith):
-        for seat in g.players_with(ctx, s.which, lambda c: evaluate(s.expr, c)):
-            run_block(s.body, ctx.sub(seat), card)
-    elif isinstance(s, ast.Repeat):
-        n = evaluate(s.count, ctx)
-        if n < 0 or n > registry.MAX_REPEAT:
-            raise EffectError(f"repeat {n}: a repeat count must be 0 to {registry.MAX_REPEAT}")
-        for _ in range(n):
-            run_block(s.body, ctx, card)
-    elif isinstance(s, ast.Choose):
-        ctx.env[s.name] = g.choose_number(ctx, evaluate(s.lo, ctx), evaluate(s.hi, ctx))
-    elif isinstance(s, ast.May):
-        if g.may(ctx):
-            run_block(s.body, ctx, card)
-    elif isinstance(s, ast.MayPay):
-        if g.may_pay(ctx, evaluate(s.amount, ctx)):
-            run_block(s.body, ctx, card)
-    elif isinstance(s, ast.Spend):
-        g.spend(ctx, evaluate(s.amount, ctx))
-    elif isinstance(s, ast.Pay):
-        unpaid = g.pay(ctx, evaluate(s.amount, ctx))
-        if s.as_name:
-            ctx.env[s.as_name] = unpaid
-    elif isinstance(s, ast.VerbStmt):
-        n = evaluate(s.amount.expr, ctx) if s.amount.expr is not None else None
-        if s.verb == "reveal":
-            done = g.reveal_tiles(ctx, s.amount.mode, n)
-        elif s.verb == "arrange":
-            done = g.arrange(ctx, n)
-        else:
-            done = g.board_verb(ctx, s.verb, s.amount.mode, n, s.kind)
-        if s.as_name:
-            ctx.env[s.as_name] = done
-    elif isinstance(s, ast.VerbIt):
-        g.verb_it(ctx, s.verb)
-    elif isinstance(s, ast.Draw):
-        keep = evaluate(s.keep, ctx) if s.keep is not None else None
-        g.draw(ctx, evaluate(s.count, ctx), evaluate(s.stage, ctx), keep)
-    elif isinstance(s, ast.Unlock):
-        g.unlock(ctx, evaluate(s.stage, ctx))
-    elif isinstance(s, ast.Prevent):
-        ctx.root.prevented = True
-    else:  # pragma: no cover - the parser makes no other statement
-        raise AssertionError(type(s).__name__)
+_ARITH = {ZeroDivisionError: "division by zero", OverflowError: "a number too large",
+          RecursionError: "effects nested too deeply"}
 
 
-def evaluate(e, ctx):
-    if isinstance(e, ast.Num):
-        return e.value
-    if isinstance(e, ast.Str):
-        return e.value
-    if isinstance(e, ast.It):
-        return ctx.it
-    if isinstance(e, ast.Name):
-        if e.name in ctx.env:
-            return ctx.env[e.name]
-        return ctx.game.value(ctx, e.name)
-    if isinstance(e, ast.Neg):
-        return -evaluate(e.operand, ctx)
-    if isinstance(e, ast.Not):
-        return not evaluate(e.operand, ctx)
-    if isinstance(e, ast.BinOp):
-        a, b = evaluate(e.left, ctx), evaluate(e.right, ctx)
-        return a + b if e.op == "+" else a - b if e.op == "-" else a * b if e.op == "*" else a // b
-    if isinstance(e, ast.Compare):
-        a, b = evaluate(e.left, ctx), evaluate(e.right, ctx)
-        return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
-    if isinstance(e, ast.BoolOp):
-        if e.op == "and":
-            return bool(evaluate(e.left, ctx)) and bool(evaluate(e.right, ctx))
-        return bool(evaluate(e.left, ctx)) or bool(evaluate(e.right, ctx))
-    if isinstance(e, ast.Call):
-        args = [evaluate(a, ctx) for a in e.args]
-        g = ctx.game
-        return {
-            "min": lambda: min(args), "max": lambda: max(args), "abs": lambda: abs(args[0]),
-            "played": lambda: g.played(ctx, args[0]), "event": lambda: g.event_is(args[0]),
-            "happened": lambda: g.happened(args[0]), "unlocked": lambda: g.is_unlocked(ctx, args[0]),
-        }[e.func]()
-    raise AssertionError(type(e).__name__)  # pragma: no cover
+def handler(body):
+    """A handler as a function of (rt, f), like a generated one."""
+
+    def run(rt, f):
+        Walk(rt, f, f.entry).block(body, f.owner)
+
+    return run
+
+
+def expression(expr):
+    """A modifier's amount or a condition as a function of (rt, seat, entry), like a generated one."""
+
+    def run(rt, seat, entry):
+        return Walk(rt, None, entry).value(expr, seat)
+
+    return run

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit.agents.base import DefaultChooser, Question
+from rulekit.core.default import DefaultChooser
+from rulekit.core.questions import Observation, Question
 from rulekit.scenarios.reader import Answer
 
 QUESTION_WORDS = {
@@ -32,13 +33,13 @@ SHOWN_AT_MOST = 12
 class IllegalAnswer(Exception):
     """A scripted answer that is not one of the question's legal answers."""
 
-    def __init__(self, seat: int, number: int, answer: Answer, question: Question, game):
+    def __init__(self, seat: int, number: int, answer: Answer, question: Question, obs: Observation):
         self.seat = seat
         self.answer = answer
         self.question = question
-        legal = legal_answers(question, game)
+        legal = legal_answers(question, obs)
         super().__init__(f"P{seat + 1}'s answer {number} `{answer.text}` (line {answer.span.line}) is not legal: "
-                         f"{ask_text(question, game)}; legal answers: {legal}")
+                         f"{ask_text(question, obs)}; legal answers: {legal}")
 
 
 class ScriptedChooser:
@@ -53,30 +54,30 @@ class ScriptedChooser:
         self.default = DefaultChooser()
         self.trace = trace
 
-    def choose(self, game, q: Question) -> Any:
+    def choose(self, obs: Observation, q: Question) -> int:
         if self.used >= len(self.answers):
-            option = self.default.choose(game, q)
-            self.note(game, q, option, "default")
-            return option
+            k = self.default.choose(obs, q)
+            self.note(obs, q, q.options[k], "default")
+            return k
         answer = self.answers[self.used]
         self.used += 1
         option = to_option(answer, q)
         if option is _NO_OPTION or option not in q.options:
-            raise IllegalAnswer(self.seat, self.used, answer, q, game)
-        self.note(game, q, option, f"scripted, line {answer.span.line}")
-        return option
+            raise IllegalAnswer(self.seat, self.used, answer, q, obs)
+        self.note(obs, q, option, f"scripted, line {answer.span.line}")
+        return q.options.index(option)
 
     def unused(self) -> list[Answer]:
         return self.answers[self.used:]
 
-    def note(self, game, q: Question, option: Any, how: str) -> None:
+    def note(self, obs: Observation, q: Question, option: Any, how: str) -> None:
         if self.trace is not None:
-            self.trace.append(f"{ask_text(q, game)}: {shown_option(option, game)} ({how})")
+            self.trace.append(f"{ask_text(q, obs)}: {shown_option(option, obs)} ({how})")
 
 
 def to_option(answer: Answer, q: Question) -> Any:
     """The option a scripted answer stands for in this question, or _NO_OPTION."""
-    form, value, kind = answer.form, answer.value, q.kind
+    form, value, kind = answer.form, answer.value, q.kind.value
     if kind in NUMBER_KINDS and form == "number":
         return value
     if kind in ("may", "react") and form == "bool":
@@ -100,35 +101,36 @@ def to_option(answer: Answer, q: Question) -> Any:
     return _NO_OPTION
 
 
-def ask_text(q: Question, game) -> str:
-    words = QUESTION_WORDS.get(q.kind, q.kind)
+def ask_text(q: Question, obs: Observation) -> str:
+    words = QUESTION_WORDS.get(q.kind.value, q.kind.value)
     about = []
     if q.card is not None:
-        about.append(_card_name(q.card, game))
+        about.append(_card_name(q.card, obs))
     if q.text:
         about.append(q.text)
     return f"P{q.seat + 1} was asked {words}" + (f" ({'; '.join(about)})" if about else "")
 
 
-def legal_answers(q: Question, game) -> str:
-    options = list(q.options)
-    if q.kind in NUMBER_KINDS and options and all(isinstance(o, int) for o in options):
-        lo, hi = min(options), max(options)
-        if len(options) == hi - lo + 1 and len(options) > 2:
+def legal_answers(q: Question, obs: Observation) -> str:
+    options = q.options
+    if q.kind.value in NUMBER_KINDS and len(options) > 2:
+        lo, hi = options[0], options[-1]
+        if isinstance(options, range) or list(options) == list(range(lo, hi + 1)):
             return f"a number from {lo} to {hi}"
-    shown = [shown_option(o, game) for o in options[:SHOWN_AT_MOST]]
+    options = list(options)
+    shown = [shown_option(o, obs) for o in options[:SHOWN_AT_MOST]]
     more = len(options) - len(shown)
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
-def shown_option(option: Any, game) -> str:
+def shown_option(option: Any, obs: Observation) -> str:
     """An option as it would be written in `choices:`."""
     if isinstance(option, bool):
         return "yes" if option else "no"
     if option is None:
         return "none"
     if isinstance(option, str):
-        return option if option == "done" else _card_name(option, game)
+        return option if option == "done" else _card_name(option, obs)
     if isinstance(option, tuple) and len(option) == 2 and all(isinstance(x, int) for x in option):
         return f"[{option[0]}, {option[1]}]"
     if isinstance(option, tuple) and option and isinstance(option[0], str):
@@ -136,12 +138,12 @@ def shown_option(option: Any, game) -> str:
         if word == "pass":
             return "pass"
         if word == "play":
-            return _card_name(args[0], game)
-        parts = [_card_name(a, game) if isinstance(a, str) else shown_option(a, game) for a in args]
+            return _card_name(args[0], obs)
+        parts = [_card_name(a, obs) if isinstance(a, str) else shown_option(a, obs) for a in args]
         return f"[{word}, {', '.join(parts)}]"
     return str(option)
 
 
-def _card_name(card_id: str, game) -> str:
-    card = game.content.lookup(card_id)
+def _card_name(card_id: str, obs: Observation) -> str:
+    card = obs.card(card_id)
     return card.name if card is not None else card_id

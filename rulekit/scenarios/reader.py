@@ -492,9 +492,9 @@ def _article(kind: str) -> str:
 
 
 def _bounds(rules: dict) -> dict[str, tuple[int | None, int | None]]:
-    from rulekit.core.state import track_bounds
+    from rulekit.core.rules import track_bounds
 
-    return {name: (lo, hi) for name, (lo, hi, _) in track_bounds(rules).items()}
+    return {name: (lo, hi) for name, (lo, hi, _) in track_bounds(rules)}
 
 
 def _range(lo: int | None, hi: int | None) -> str:

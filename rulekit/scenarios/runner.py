@@ -19,7 +19,9 @@ from pathlib import Path
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError, RuleViolation
 from rulekit.core.game import Game
-from rulekit.core.state import Entry
+from rulekit.core.phases.end import check_end, check_unlocks
+from rulekit.core.phases.events import resolve_event
+from rulekit.core.table import Table, TableSeat, set_table
 from rulekit.language.diagnostics import ContentError, Diagnostic
 from rulekit.scenarios.chooser import IllegalAnswer, ScriptedChooser
 from rulekit.scenarios.reader import SEATS, Compare, ContentSource, Expectation, Scenario, Step, read_scenario
@@ -113,15 +115,18 @@ def run_scenario(scenario: Scenario, *, verbose: bool = False) -> Result:
     trace = result.trace if verbose else None
     choosers = [ScriptedChooser(s, scenario.choices.get(s, []), trace) for s in range(scenario.players)]
     try:
-        game = Game(scenario.content, scenario.seed, choosers, players=scenario.players, rules=scenario.rules,
-                    combos=scenario.combos)
-        set_up(game, scenario)
+        game = Game.new(scenario.content, scenario.seed, choosers, players=scenario.players, rules=scenario.rules,
+                        combos=scenario.combos, log=[] if verbose else None, verbose=verbose)
+        set_table(game, table_of(scenario))
     except Exception as err:  # noqa: BLE001 — one broken table must not stop the other scenarios
         result.failures.append(Failure(scenario.file, 1, 1, f"the table cannot be set up: {_error_text(err)}"))
         return result
-    if not run_steps(game, scenario, result, trace):
+    ok = run_steps(game, scenario, result, trace)
+    if trace is not None:
+        trace.extend(effect_lines(game))
+    if not ok:
         return result
-    if game.over:
+    if game.state.over:
         game.finish()
     for s, chooser in enumerate(choosers):
         left = chooser.unused()
@@ -148,38 +153,18 @@ def unused_answers(sc: Scenario, seat: int, used: int, left) -> Failure:
 
 # ---- the table -------------------------------------------------------------------------------------
 
-def set_up(game: Game, sc: Scenario) -> None:
-    """The table of the scenario, without Game.setup(): no advisor dealt, no `on setup` run."""
-    game.round = sc.round
-    for seat, s in sc.seats.items():
-        if s.advisor is not None:
-            game.take_from_deck(s.advisor)
-            game.set_advisor(seat, s.advisor)
-    if sc.board is not None:
-        game.board = list(sc.board)
-    else:
-        game.fill_tiles()
-        game.initial_reveal()
-    game.shuffle_decks()
-    for seat, s in sc.seats.items():
-        p = game.ps[seat]
-        for card in s.hand:
-            game.take_from_deck(card)
-            p.hand.append(card)
-        for card in s.tableau:
-            game.take_from_deck(card)
-            entry = Entry(card, game.compiled[card.id], sc.round - 1)
-            entry.spent = card.duration == "round"
-            p.tableau.append(entry)
-            p.played_ids.append(card.id)
-        for name, value in s.tracks.items():
-            setattr(p, name, value)
-        if s.unlocked is not None:
-            p.unlocked = s.unlocked
-    for card in sc.events:
-        game.take_from_deck(card)
-    game.event_deck.extend(reversed(sc.events))
-    game.phase = "scenario"
+def table_of(sc: Scenario) -> Table:
+    """The scenario's table in the core's words."""
+    seats = {seat: TableSeat(tracks=dict(s.tracks), advisor=s.advisor, hand=tuple(s.hand), tableau=tuple(s.tableau),
+                             unlocked=s.unlocked) for seat, s in sc.seats.items()}
+    return Table(board=sc.board, seats=seats, events=tuple(sc.events), round=sc.round)
+
+
+def effect_lines(game: Game) -> list[str]:
+    """What the effects did, for `rulekit test -v`: every handler, modifier and combo that fired."""
+    from rulekit.play import effect_account
+
+    return effect_account(game, game.log or [])
 
 
 # ---- steps ----------------------------------------------------------------------------------------------
@@ -209,6 +194,7 @@ def run_steps(game: Game, sc: Scenario, result: Result, trace: list[str] | None)
 
 
 def run_step(game: Game, step: Step) -> None:
+    st = game.state
     if step.kind == "play":
         seat, card = step.arg
         play(game, seat, card)
@@ -216,28 +202,27 @@ def run_step(game: Game, step: Step) -> None:
     elif step.kind == "phase":
         game.run_phase(step.arg)
     elif step.kind == "step":
-        game.phase = "spread"
         game.run_spread_step(step.arg)
         after_moment(game)
     elif step.kind == "event":
         card = step.arg
         game.take_from_deck(card)
-        game.phase = "event"
-        game.resolve_event(card)
+        st.phase = "event"
+        resolve_event(game, card)
         after_moment(game)
     elif step.kind == "round":
         for _ in range(step.arg):
-            if game.over:
+            if st.over:
                 break
             game.run_round()
 
 
 def play(game: Game, seat: int, card) -> None:
     """Play the card from hand, or execute it again when it is already in the tableau (paying its price)."""
-    p = game.ps[seat]
+    p = game.state.seats[seat]
     if p.out:
         raise RuleViolation(f"P{seat + 1} is out of the game ({p.out_reason}) and takes no action")
-    game.phase = "actions"
+    game.state.phase = "actions"
     if any(e.card.id == card.id for e in p.tableau):
         game.execute_card(seat, card.id)
     else:
@@ -246,8 +231,8 @@ def play(game: Game, seat: int, card) -> None:
 
 def after_moment(game: Game) -> None:
     """The checks the rules run at the end of every phase (unlocks, emptied boards, the end)."""
-    game.check_unlocks()
-    game.check_end()
+    check_unlocks(game)
+    check_end(game)
 
 
 def _error_text(err: Exception) -> str:
@@ -276,15 +261,16 @@ def check(game: Game, e: Expectation) -> tuple[bool, str, str]:
 
 
 def observe(game: Game, e: Expectation):
+    st = game.state
     if e.subject == "cell":
-        return B.STATE_NAMES[game.board[B.idx(*e.name)]]
+        return B.STATE_NAMES[st.board[B.idx(*e.name)]]
     if e.subject == "game":
         if e.name == "game_over":
-            return game.over
+            return st.over
         if e.name == "round":
-            return game.round
+            return st.round
         return tuple(sorted(game.winners()))
-    p = game.ps[e.subject]
+    p = st.seats[e.subject]
     if e.name in ("hand", "tableau"):
         cards = p.hand if e.name == "hand" else [x.card for x in p.tableau]
         return [c.id for c in cards] if isinstance(e.want, list) else len(cards)

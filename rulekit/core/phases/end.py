@@ -1,0 +1,74 @@
+"""Unlocks, the end of the game and final scoring (docs/rules.md: unlocks, end of the game, scoring)."""
+
+from __future__ import annotations
+
+from rulekit.core import board as B
+from rulekit.core.state import Cursor
+
+
+def check_unlocks(g) -> None:
+    """Stage 2 and 3 unlock conditions (rules.yaml unlock.stage2/stage3), for every player still in.
+
+    A condition is evaluated again only when what it reads may have changed since it last was false.
+    """
+    st = g.state
+    program = g.program
+    seen = g._unlock_seen
+    gated = program.unlock_reads_only_board
+    versions = st.board_version
+    for s in g.active_players():
+        p = st.seats[s]
+        if p.unlocked >= 3:
+            continue
+        if gated and seen[s] == (versions[s], p.unlocked):
+            continue
+        if p.unlocked < 2 and program.unlock_holds(g, "stage2", s):
+            g.set_unlocked(s, 2)
+        if p.unlocked == 2 and program.unlock_holds(g, "stage3", s):
+            g.set_unlocked(s, 3)
+        seen[s] = (versions[s], p.unlocked)
+
+
+def check_end(g) -> None:
+    """At the end of every phase: emptied boards put their players out; the fight won or one player left ends it."""
+    st = g.state
+    for s in g.active_players():
+        c = st.seats[s].counts
+        if c[B.TILE] == 0 and c[B.HEALTHY] + c[B.MILD] + c[B.SEVERE] == 0:
+            g.knock_out(s, "emptied")
+    if st.over:
+        return
+    if all(p.counts[B.TILE] == 0 and p.counts[B.MILD] == 0 and p.counts[B.SEVERE] == 0 for p in st.seats):
+        g.end("won_fight")
+    elif len(g.active_players()) < 2:
+        g.end("one_left")
+
+
+def check_events_exhausted(g) -> bool:
+    """The game ends after the event phase in which the last event card was drawn."""
+    st = g.state
+    if not st.event_deck and st.last_event is not None:
+        g.end("events_exhausted")
+        return True
+    return False
+
+
+def final_scoring(g) -> None:
+    """Each policy in a tableau adds its `score`; a negative v scores min(0, v − final_penalty)."""
+    st = g.state
+    st.phase = "final"
+    if len(st.score_history) < st.round:
+        st.score_history.append(tuple(p.score for p in st.seats))
+    for s in g.active_players():
+        p = st.seats[s]
+        penalty = g.quantity(s, "final_penalty", 0)
+        total = 0
+        for e in p.tableau:
+            v = e.card.score
+            total += v if v >= 0 else min(0, v - penalty)
+        if total:
+            lo, hi, _ = g.rules.bound("score")
+            p.score = max(lo, min(hi, p.score + total))
+            g.record("final_score", seat=s, delta=total, score=p.score)
+    g.record("final", scores=[p.score for p in st.seats], winners=list(g.winners()))
+    st.cursor = Cursor("idle", "")

@@ -1,0 +1,23 @@
+"""Phase 1, income (获得资金): each player gains economy + floor(healthy / 2), modifiable as `income`."""
+
+from __future__ import annotations
+
+from rulekit.core import board as B
+from rulekit.core.state import Cursor
+
+
+def begin(g, cur: Cursor) -> None:
+    cur.step = "gain"
+
+
+def ask(g, cur: Cursor) -> None:
+    seats = g.state.seats
+    for s in g.in_order():
+        p = seats[s]
+        base = p.economy + p.counts[B.HEALTHY] // 2
+        g.gain_money(s, g.quantity(s, "income", base), "income")
+    cur.step = "end"
+
+
+def answer(g, cur, q, option) -> None:  # pragma: no cover - income asks nothing
+    raise AssertionError("income asks no question")

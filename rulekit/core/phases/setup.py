@@ -1,0 +1,84 @@
+"""Setup (docs/rules.md, setup): tiles, the advisor draft, advisors' `on setup`, the first reveal, the decks."""
+
+from __future__ import annotations
+
+from rulekit.core import board as B
+from rulekit.core.questions import Ask, Question
+from rulekit.core.state import Cursor
+
+
+def ask(g, cur: Cursor) -> Question | None:
+    if cur.step == "deal":
+        fill_tiles(g)
+        deck = g.state.advisor_deck
+        g.state.rng.shuffle(deck)
+        cur.data["dealt"] = tuple(tuple(deck.pop().id for _ in range(min(2, len(deck)))) for _ in range(g.players))
+        cur.step, cur.data["seat"] = "advisor", 0
+        return None
+    if cur.step == "advisor":
+        seat = cur.data["seat"]
+        if seat >= g.players:
+            cur.step = "effects"
+            return None
+        dealt = cur.data["dealt"][seat]
+        if not dealt:
+            cur.data["seat"] = seat + 1
+            return None
+        return Question(Ask.ADVISOR, seat, dealt, None, "keep one advisor")
+    # effects: advisors' `on setup` in seat order, the first reveal, the decks shuffled
+    g.state.phase = "setup"
+    for s in range(g.players):
+        g.run_on(s, "setup")
+    initial_reveal(g)
+    shuffle_decks(g)
+    g.record("setup_done")
+    g.state.cursor = Cursor("round", "start")
+    g.halt = cur.stop == "setup"
+    return None
+
+
+def answer(g, cur: Cursor, q: Question, keep: str) -> None:
+    seat = q.seat
+    for ref in q.options:
+        card = g.content.lookup(ref, "advisor")
+        if ref == keep and g.state.seats[seat].advisor is None:
+            g.set_advisor(seat, card)
+        else:
+            g.state.out_of_game.append(card)
+    cur.data["seat"] = seat + 1
+
+
+def fill_tiles(g) -> None:
+    """Shuffle the tiles and lay them face down (rules.yaml tiles.shuffle, tiles.infected_per_player)."""
+    rules, st = g.rules, g.state
+    per = rules.infected_per_player
+    if rules.shuffle == "per_player":
+        for s in range(g.players):
+            fronts = [True] * per + [False] * (25 - per)
+            st.rng.shuffle(fronts)
+            for i, f in zip(g.geo.cells_of[s], fronts):
+                g.place_tile(i, f)
+    else:
+        n = 25 * g.players
+        fronts = [True] * (per * g.players) + [False] * (n - per * g.players)
+        st.rng.shuffle(fronts)
+        for i, f in zip(g.geo.cells, fronts):
+            g.place_tile(i, f)
+
+
+def initial_reveal(g) -> None:
+    if g.rules.reveal != "corner_diagonal":
+        return
+    board = g.state.board
+    for s in range(g.players):
+        for r, c in B.CORNER_DIAGONALS[s]:
+            i = B.idx(r, c)
+            if board[i] == B.TILE:
+                g.reveal_cell(i)
+
+
+def shuffle_decks(g) -> None:
+    st = g.state
+    st.rng.shuffle(st.event_deck)
+    for k in (1, 2, 3):
+        st.rng.shuffle(st.decks[k])

@@ -1,0 +1,67 @@
+"""Phase 4, treatment (治疗疾病): each player treats residents of their board within their medical points.
+
+2 × mild treated + 3 × severe treated ≤ medical (the costs are quantities `mild_cost`, `severe_cost`);
+a treated mild becomes healthy, a treated severe becomes mild; a resident is treated at most once.
+"""
+
+from __future__ import annotations
+
+from rulekit.core import board as B
+from rulekit.core.questions import CELLS, DONE, Ask, Question
+from rulekit.core.state import Cursor
+
+
+def begin(g, cur: Cursor) -> None:
+    cur.step = "seat"
+    cur.data = {"order": g.in_order(), "k": 0}
+
+
+def ask(g, cur: Cursor) -> Question | None:
+    d = cur.data
+    if cur.step == "seat":
+        if d["k"] >= len(d["order"]):
+            cur.step = "end"
+            return None
+        seat = d["order"][d["k"]]
+        mild = g.quantity(seat, "mild_cost", g.rules.mild_cost)
+        severe = g.quantity(seat, "severe_cost", g.rules.severe_cost)
+        cur.step = "treat"
+        d.update(costs=(mild, severe), budget=g.state.seats[seat].medical, treated=())
+        return None
+    seat = d["order"][d["k"]]
+    mild_cost, severe_cost = d["costs"]
+    budget, treated = d["budget"], d["treated"]
+    board = g.state.board
+    opts = []
+    for i in g.geo.cells_of[seat]:
+        st = board[i]
+        if i in treated:
+            continue
+        if (st == B.MILD and mild_cost <= budget) or (st == B.SEVERE and severe_cost <= budget):
+            opts.append(CELLS[i])
+    if not opts:
+        _next_seat(cur)
+        return None
+    opts.append(DONE)
+    return Question(Ask.TREAT, seat, opts, None, f"treat (medical left {budget})")
+
+
+def answer(g, cur: Cursor, q: Question, option) -> None:
+    d = cur.data
+    if option == DONE:
+        _next_seat(cur)
+        return
+    i = option[0] * B.SIZE + option[1]
+    d["treated"] += (i,)
+    mild_cost, severe_cost = d["costs"]
+    if g.state.board[i] == B.MILD:
+        d["budget"] -= mild_cost
+        g.set_cell(i, B.HEALTHY, "treatment")
+    else:
+        d["budget"] -= severe_cost
+        g.set_cell(i, B.MILD, "treatment")
+
+
+def _next_seat(cur: Cursor) -> None:
+    cur.step = "seat"
+    cur.data["k"] += 1

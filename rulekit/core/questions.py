@@ -1,0 +1,191 @@
+"""Decisions: every choice the rules give a player is a Question with typed options, answered by index.
+
+A chooser (a script, a bot, a person) sees only an Observation of what its seat may see, never
+the live game; it returns the index of one option.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import Any, NamedTuple, Protocol
+
+from rulekit.core import board as B
+
+
+class Ask(enum.StrEnum):
+    """What a question is about (and what its options are)."""
+
+    ADVISOR = "advisor"      # card ids: the advisor to keep
+    STRATEGY = "strategy"    # 1, 2, 3: the draw strategy
+    ACTION = "action"        # Action values
+    TREAT = "treat"          # Cells and "done"
+    CELL = "cell"            # Cells (discovery, contagion, deaths, worsening, board verbs)
+    AMOUNT = "amount"        # whole numbers (`any`, `up to`)
+    CHOOSE = "choose"        # whole numbers (`choose NAME from A to B`)
+    MAY = "may"              # True, False (`may`, `may pay`)
+    REACT = "react"          # True, False (play a card as a reaction)
+    KEEP = "keep"            # card ids (cards kept after a draw)
+    DISCARD = "discard"      # card ids (down to the hand limit)
+    OFFER = "offer"          # card ids and None (the exchange)
+    BID = "bid"              # whole numbers from 0
+    ARRANGE = "arrange"      # Cells (where the planner places a tile whose front it has seen)
+
+
+class Cell(NamedTuple):
+    """A cell of the board: (row, col), 0-based, row 0 at the top."""
+
+    row: int
+    col: int
+
+
+CELLS = tuple(Cell(*B.RC[i]) for i in range(B.SIZE * B.SIZE))
+DONE = "done"
+
+
+class Action(tuple):
+    """An action of the action phase: ("pass",), ("bury", cell), ("relocate", from, to),
+    ("play", card id), ("execute", card id) or ("switch", card id)."""
+
+    __slots__ = ()
+    VERBS = ("pass", "bury", "relocate", "play", "execute", "switch")
+
+    @property
+    def verb(self) -> str:
+        return self[0]
+
+    @property
+    def card(self) -> str | None:
+        return self[1] if self[0] in ("play", "execute", "switch") else None
+
+
+PASS = Action(("pass",))
+
+
+class Question:
+    """A decision one seat must take: its kind, its options (a sequence, possibly a range), and why."""
+
+    __slots__ = ("kind", "seat", "options", "card", "text")
+
+    def __init__(self, kind: Ask, seat: int, options: Sequence, card: str | None = None, text: str = ""):
+        self.kind = kind
+        self.seat = seat
+        self.options = options
+        self.card = card          # id of the card whose effect asks, if any
+        self.text = text          # what is being decided, for people and logs
+
+    def __repr__(self) -> str:
+        return f"Question({self.kind.value}, P{self.seat + 1}, {len(self.options)} options, {self.text!r})"
+
+
+class Chooser(Protocol):
+    """Whoever answers a seat's questions: a script, a bot, a person."""
+
+    name: str
+
+    def choose(self, obs: Observation, q: Question) -> int:
+        """The index of one of q.options."""
+
+
+class Observation:
+    """What one seat may see: the board as it lies (face-down tiles without their fronts), every
+    seat's tracks, money, tableau and hand size, its own hand, the market, the events drawn.
+
+    It reads the game live (an observation stays current), and offers nothing hidden: no tile
+    fronts, no other hand, no deck order.
+    """
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game, seat: int):
+        self._game = game
+        self.seat = seat
+
+    # ---- the table ---------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self._game.state.players
+
+    @property
+    def geometry(self) -> B.Geometry:
+        return self._game.geo
+
+    @property
+    def board(self) -> list[int]:
+        """Cell states by index (B.TILE for a face-down tile); read it, never change it."""
+        return self._game.state.board
+
+    @property
+    def round(self) -> int:
+        return self._game.state.round
+
+    @property
+    def phase(self) -> str:
+        return self._game.state.phase
+
+    @property
+    def rules(self):
+        return self._game.rules
+
+    def in_order(self) -> tuple[int, ...]:
+        return self._game.in_order()
+
+    def count(self, seat: int, name: str) -> int:
+        """A board count of a seat (healthy, mild, severe, dead, infected, alive, resident, tiles)."""
+        return self._game.count(seat, name)
+
+    # ---- seats ----------------------------------------------------------------------------------
+    def track(self, seat: int, name: str) -> int:
+        """A track of any seat, or its money (all public)."""
+        return getattr(self._game.state.seats[seat], name)
+
+    def unlocked(self, seat: int) -> int:
+        return self._game.state.seats[seat].unlocked
+
+    def out(self, seat: int) -> bool:
+        return self._game.state.seats[seat].out
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._game.state.seats[seat].hand)
+
+    def tableau(self, seat: int) -> tuple:
+        """A seat's played policies (public): Entry values, to read only."""
+        return tuple(self._game.state.seats[seat].tableau)
+
+    def advisor(self, seat: int):
+        return self._game.state.seats[seat].advisor
+
+    @property
+    def hand(self) -> tuple:
+        """This seat's own hand."""
+        return tuple(self._game.state.seats[self.seat].hand)
+
+    # ---- cards and the market ---------------------------------------------------------------------
+    def card(self, ref: str):
+        """A card of the content by id or name (the content is public)."""
+        return self._game.program.card(ref)
+
+    def playable(self, card_id: str) -> bool:
+        """False for a card that can only be played as a reaction."""
+        return self._game.program.cards[card_id].playable
+
+    @property
+    def offers(self) -> tuple:
+        return tuple(self._game.state.offers)
+
+    @property
+    def events_left(self) -> int:
+        return len(self._game.state.event_deck)
+
+    @property
+    def history(self) -> tuple:
+        return tuple(self._game.state.history)
+
+    # ---- what the rules compute from public things -------------------------------------------------
+    def quantity(self, seat: int, name: str, base: int, without: str | None = None) -> int:
+        """A quantity of a seat under its active modifiers (optionally without one card's)."""
+        return self._game.quantity(seat, name, base, without, note=False)
+
+    def strategy_costs(self) -> dict[int, int]:
+        return self._game.strategy_costs(self.seat)
+

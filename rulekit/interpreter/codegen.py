@@ -1,0 +1,237 @@
+"""AST -> Python source, compiled once per content: each handler a function over the runtime (rt) and its frame (f).
+
+`let`, `choose` and `as` names become Python locals; the subject of a player block is a local seat
+variable; names the game provides become typed runtime reads chosen here, once, not looked up by
+string at run time. Each generated line remembers the effect line it came from, so a failure names
+the card's own line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulekit import registry
+from rulekit.interpreter.runtime import num
+from rulekit.language import ast
+
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_READS = {"hand": "rt.hand_size({s})", "revealed": "rt.revealed({s})", "round": "rt.round()",
+          "players": "rt.players_in()", "uses": "(E.uses if E is not None else 0)"}
+
+
+@dataclass(frozen=True)
+class CardCode:
+    """One card's generated module: its source, the effect line of each source line, the compiled functions."""
+
+    source: str
+    lines: tuple[int, ...]          # effect line of generated line k+1
+    filename: str
+    functions: dict[str, object]
+
+
+class _Gen:
+    """Writes one card's functions; tracks the Python name of every `let`/`choose`/`as` name in reach."""
+
+    def __init__(self, card):
+        self.card = card
+        self.out: list[tuple[int, str, int]] = []      # (indent, text, effect line)
+        self.scopes: list[dict[str, str]] = []
+        self.n = 0
+
+    def fresh(self, prefix: str) -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def emit(self, indent: int, text: str, line: int) -> None:
+        self.out.append((indent, text, line))
+
+    # ---- functions -----------------------------------------------------------------------------
+    def handler(self, name: str, body, line: int) -> None:
+        self.emit(0, f"def {name}(rt, f):", line)
+        self.emit(1, "S0 = f.owner", line)
+        self.emit(1, "E = f.entry", line)
+        self.block(body, 1, "S0", line)
+
+    def expression(self, name: str, expr, line: int) -> None:
+        """A modifier's amount or a condition: a function of (rt, subject seat, tableau entry)."""
+        self.emit(0, f"def {name}(rt, S0, E):", line)
+        self.scopes.append({})
+        self.emit(1, f"return {self.expr(expr, 'S0')}", line)
+        self.scopes.pop()
+
+    # ---- statements --------------------------------------------------------------------------------
+    def block(self, stmts, indent: int, s: str, line: int) -> None:
+        self.scopes.append({})
+        self.emit(indent, f"rt.tick({len(stmts)})", stmts[0].pos.line if stmts else line)
+        for st in stmts:
+            getattr(self, "s_" + type(st).__name__)(st, indent, s)
+        self.scopes.pop()
+
+    def bind(self, name: str) -> str:
+        var = self.fresh("L")
+        self.scopes[-1][name] = var
+        return var
+
+    def lookup(self, name: str) -> str | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def s_TrackChange(self, st: ast.TrackChange, i: int, s: str) -> None:
+        self.emit(i, f"rt.change(f, {s}, {st.track!r}, {st.op!r}, {self.expr(st.expr, s)})", st.pos.line)
+
+    def s_Let(self, st: ast.Let, i: int, s: str) -> None:
+        value = self.expr(st.expr, s)
+        self.emit(i, f"{self.bind(st.name)} = {value}", st.pos.line)
+
+    def s_If(self, st: ast.If, i: int, s: str) -> None:
+        for k, (cond, body) in enumerate(st.branches):
+            self.emit(i, f"{'if' if k == 0 else 'elif'} {self.expr(cond, s)}:", cond.pos.line)
+            self.block(body, i + 1, s, st.pos.line)
+        if st.orelse is not None:
+            self.emit(i, "else:", st.pos.line)
+            self.block(st.orelse, i + 1, s, st.pos.line)
+
+    def s_EachPlayer(self, st: ast.EachPlayer, i: int, s: str) -> None:
+        sub = self.fresh("S")
+        self.emit(i, f"for {sub} in rt.each_player({s}, {st.other!r}):", st.pos.line)
+        if st.where is not None:
+            self.emit(i + 1, f"if {self.expr(st.where, sub)}:", st.where.pos.line)
+            self.block(st.body, i + 2, sub, st.pos.line)
+        else:
+            self.block(st.body, i + 1, sub, st.pos.line)
+
+    def s_PlayerWith(self, st: ast.PlayerWith, i: int, s: str) -> None:
+        sub, key = self.fresh("S"), self.fresh("K")
+        self.emit(i, f"def {key}({sub}):", st.pos.line)
+        self.emit(i + 1, f"return {self.expr(st.expr, sub)}", st.expr.pos.line)
+        self.emit(i, f"for {sub} in rt.players_with({st.which!r}, {key}):", st.pos.line)
+        self.block(st.body, i + 1, sub, st.pos.line)
+
+    def s_Repeat(self, st: ast.Repeat, i: int, s: str) -> None:
+        self.emit(i, f"for _ in rt.repeat({self.expr(st.count, s)}):", st.pos.line)
+        self.block(st.body, i + 1, s, st.pos.line)
+
+    def s_Choose(self, st: ast.Choose, i: int, s: str) -> None:
+        lo, hi = self.expr(st.lo, s), self.expr(st.hi, s)
+        self.emit(i, f"{self.bind(st.name)} = rt.choose(f, {s}, {lo}, {hi})", st.pos.line)
+
+    def s_May(self, st: ast.May, i: int, s: str) -> None:
+        self.emit(i, f"if rt.may(f, {s}):", st.pos.line)
+        self.block(st.body, i + 1, s, st.pos.line)
+
+    def s_MayPay(self, st: ast.MayPay, i: int, s: str) -> None:
+        self.emit(i, f"if rt.may_pay(f, {s}, {self.expr(st.amount, s)}):", st.pos.line)
+        self.block(st.body, i + 1, s, st.pos.line)
+
+    def s_Spend(self, st: ast.Spend, i: int, s: str) -> None:
+        self.emit(i, f"rt.spend(f, {s}, {self.expr(st.amount, s)})", st.pos.line)
+
+    def s_Pay(self, st: ast.Pay, i: int, s: str) -> None:
+        call = f"rt.pay(f, {s}, {self.expr(st.amount, s)})"
+        self.emit(i, f"{self.bind(st.as_name)} = {call}" if st.as_name else call, st.pos.line)
+
+    def s_VerbStmt(self, st: ast.VerbStmt, i: int, s: str) -> None:
+        n = self.expr(st.amount.expr, s) if st.amount.expr is not None else "None"
+        mode = st.amount.mode
+        if st.verb == "reveal":
+            call = f"rt.reveal(f, {s}, {mode!r}, {n})"
+        elif st.verb == "arrange":
+            call = f"rt.arrange(f, {s}, {n})"
+        else:
+            call = f"rt.board_verb(f, {s}, {st.verb!r}, {mode!r}, {n}, {st.kind!r})"
+        self.emit(i, f"{self.bind(st.as_name)} = {call}" if st.as_name else call, st.pos.line)
+
+    def s_VerbIt(self, st: ast.VerbIt, i: int, s: str) -> None:
+        self.emit(i, f"rt.verb_it(f, {s}, {st.verb!r})", st.pos.line)
+
+    def s_Draw(self, st: ast.Draw, i: int, s: str) -> None:
+        keep = self.expr(st.keep, s) if st.keep is not None else "None"
+        self.emit(i, f"rt.draw(f, {s}, {self.expr(st.count, s)}, {self.expr(st.stage, s)}, {keep})", st.pos.line)
+
+    def s_Unlock(self, st: ast.Unlock, i: int, s: str) -> None:
+        self.emit(i, f"rt.unlock(f, {s}, {self.expr(st.stage, s)})", st.pos.line)
+
+    def s_Prevent(self, st: ast.Prevent, i: int, s: str) -> None:
+        self.emit(i, "f.prevented = True", st.pos.line)
+
+    # ---- expressions ------------------------------------------------------------------------------------
+    def expr(self, e, s: str) -> str:
+        return getattr(self, "e_" + type(e).__name__)(e, s)
+
+    def e_Num(self, e: ast.Num, s: str) -> str:
+        return str(e.value)
+
+    def e_Str(self, e: ast.Str, s: str) -> str:
+        return repr(e.value)
+
+    def e_It(self, e: ast.It, s: str) -> str:
+        return "f.it"
+
+    def e_Name(self, e: ast.Name, s: str) -> str:
+        var = self.lookup(e.name)
+        if var is not None:
+            return var
+        if e.name in registry.SETTABLE:
+            return f"rt.track({s}, {e.name!r})"
+        if e.name in registry.COUNTS:
+            return f"rt.count({s}, {e.name!r})"
+        return _READS[e.name].format(s=s)
+
+    def e_Neg(self, e: ast.Neg, s: str) -> str:
+        return f"(-{self.expr(e.operand, s)})"
+
+    def e_Not(self, e: ast.Not, s: str) -> str:
+        return f"(not {self.expr(e.operand, s)})"
+
+    def e_BinOp(self, e: ast.BinOp, s: str) -> str:
+        a, b = self.expr(e.left, s), self.expr(e.right, s)
+        if e.op == "//":
+            return f"({a} // {b})"
+        return f"num({a} {e.op} {b})"
+
+    def e_Compare(self, e: ast.Compare, s: str) -> str:
+        assert e.op in _COMPARE
+        return f"({self.expr(e.left, s)} {e.op} {self.expr(e.right, s)})"
+
+    def e_BoolOp(self, e: ast.BoolOp, s: str) -> str:
+        return f"({self.expr(e.left, s)} {e.op} {self.expr(e.right, s)})"
+
+    def e_Call(self, e: ast.Call, s: str) -> str:
+        args = [self.expr(a, s) for a in e.args]
+        f = e.func
+        if f in ("min", "max", "abs"):
+            return f"{f}({', '.join(args)})"
+        if f == "played":
+            return f"rt.played({s}, {args[0]})"
+        if f == "event":
+            return f"rt.event_is({args[0]})"
+        if f == "happened":
+            return f"rt.happened({args[0]})"
+        if f == "unlocked":
+            return f"rt.is_unlocked({s}, {args[0]})"
+        raise ValueError(f"unknown function {f}")
+
+    # ---- the module ----------------------------------------------------------------------------------------
+    def compile(self) -> CardCode:
+        filename = f"<rulekit {self.card.id}>"
+        text = [("    " * indent) + line for indent, line, _ in self.out]
+        source = "\n".join(text) + "\n"
+        namespace: dict = {"num": num, "__builtins__": {"min": min, "max": max, "abs": abs}}
+        exec(compile(source, filename, "exec"), namespace)
+        functions = {k: v for k, v in namespace.items() if callable(v) and k != "num"
+                     and k not in ("min", "max", "abs")}
+        return CardCode(source, tuple(line for _, _, line in self.out), filename, functions)
+
+
+def generate(card, handlers, modifiers, condition) -> CardCode:
+    """One card's module: handlers as h0, h1 …, modifier amounts as m0, m1 …, its condition as c."""
+    gen = _Gen(card)
+    for k, h in enumerate(handlers):
+        gen.handler(f"h{k}", h.body, h.pos.line)
+    for k, m in enumerate(modifiers):
+        gen.expression(f"m{k}", m.expr, m.pos.line)
+    if condition is not None:
+        gen.expression("c", condition, condition.pos.line or card.line)
+    return gen.compile()

@@ -1,0 +1,286 @@
+"""The runtime: the only operations compiled effects (and the reference walker) may call.
+
+Generated code receives a Runtime as `rt` and a Frame as `f` (the handler's card, owner, tableau
+entry and `it`); the subject of a statement is passed explicitly as a seat. Every number an effect
+computes goes through `num`, every block through `tick`: the limits of registry.LIMITS hold here.
+"""
+
+from __future__ import annotations
+
+from rulekit import registry
+from rulekit.core import board as B
+from rulekit.core.errors import EffectError
+from rulekit.core.questions import Ask
+from rulekit.core.state import unique_ids
+
+VERB_TARGET = {"cure": B.HEALTHY, "treat": B.MILD, "infect": B.MILD, "worsen": B.SEVERE,
+               "kill": B.DEAD, "remove": B.EMPTY}
+KIND_CODES = {k: tuple(B.STATE_BY_NAME[s] for s in states) for k, states in registry.KIND_STATES.items()}
+# The cell states each board verb can act on (`VERB it` checks the cell still qualifies).
+VERB_FROM = {name: tuple(sorted({c for k in v.kinds for c in KIND_CODES[k]})) for name, v in registry.VERBS.items()}
+MAX_NUMBER = registry.MAX_NUMBER
+
+# The names of the runtime that generated code may use (as Jinja's runtime `exported`).
+EXPORTED = ("num", "tick", "change", "pay", "spend", "may", "may_pay", "choose", "board_verb", "reveal",
+            "arrange", "verb_it", "draw", "unlock", "each_player", "players_with", "repeat", "track", "count",
+            "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked")
+
+
+def num(v: int) -> int:
+    """A number an effect computed, within the number limit."""
+    if -MAX_NUMBER <= v <= MAX_NUMBER:
+        return v
+    raise EffectError(f"a number beyond the limit of ±{MAX_NUMBER:,} ({_short(v)})")
+
+
+def _short(v: int) -> str:
+    s = str(v)
+    return s if len(s) <= 24 else f"{s[:10]}…, {len(s)} digits"
+
+
+class Runtime:
+    """One game's operations for effects."""
+
+    __slots__ = ("g", "st")
+
+    def __init__(self, game):
+        self.g = game
+        self.st = game.state
+
+    # ---- limits --------------------------------------------------------------------------------
+    def tick(self, n: int) -> None:
+        """n statements are about to run: count them against the effect's and the game's budget."""
+        st = self.st
+        st.steps += n
+        if st.steps > self.g._deadline:
+            self.g.over_budget()
+
+    def repeat(self, n: int) -> range:
+        if n < 0 or n > registry.MAX_REPEAT:
+            raise EffectError(f"repeat {n}: a repeat count must be 0 to {registry.MAX_REPEAT}")
+        return range(n)
+
+    # ---- reading ---------------------------------------------------------------------------------
+    def _seat(self, s):
+        if s is None:
+            raise EffectError("this statement has no player to act on (an event needs `each player:` "
+                              "or `player with …:` first)")
+        return self.st.seats[s]
+
+    def track(self, s, name: str) -> int:
+        return getattr(self._seat(s), name)
+
+    def count(self, s, name: str) -> int:
+        c = self._seat(s).counts
+        codes = B.COUNT_CODES[name]
+        return c[codes[0]] if len(codes) == 1 else sum(c[k] for k in codes)
+
+    def hand_size(self, s) -> int:
+        return len(self._seat(s).hand)
+
+    def revealed(self, s) -> bool:
+        return self._seat(s).counts[B.TILE] == 0
+
+    def round(self) -> int:
+        return self.st.round
+
+    def players_in(self) -> int:
+        return len(self.g.active_players())
+
+    def played(self, s, ref: str) -> bool:
+        self._seat(s)
+        return ref in self.g.tables(s).played
+
+    def event_is(self, ref: str) -> bool:
+        ev = self.st.current_event or self.st.last_event
+        return ev is not None and ref in (ev.id, ev.name)
+
+    def happened(self, ref: str) -> bool:
+        cur = self.st.current_event
+        if cur is not None and ref in (cur.id, cur.name):
+            return True
+        return any(ref in (e.id, e.name) for e in self.st.history)
+
+    def is_unlocked(self, s, k: int) -> bool:
+        return self._seat(s).unlocked >= k
+
+    # ---- players -------------------------------------------------------------------------------------
+    def each_player(self, s, other: bool) -> tuple[int, ...]:
+        order = self.g.in_order()
+        return tuple(x for x in order if x != s) if other else order
+
+    def players_with(self, which: str, key) -> list[int]:
+        """Every player still in whose value of `key` is the highest (lowest, most, fewest)."""
+        seats = self.g.in_order()
+        if not seats:
+            return []
+        values = [(s, key(s)) for s in seats]
+        best = (max if which in ("highest", "most") else min)(v for _, v in values)
+        return [s for s, v in values if v == best]
+
+    # ---- tracks and money --------------------------------------------------------------------------
+    def change(self, f, s, track: str, op: str, value: int) -> None:
+        p = self._seat(s)
+        if p.out:
+            return
+        cur = getattr(p, track)
+        # Both sides are within the number limit; the track's range then clamps the sum.
+        new = cur + value if op == "+=" else cur - value if op == "-=" else value
+        g = self.g
+        if track == "money" and new < cur and g.shielded(s, "money", f):
+            g.record("shielded", seat=s, what="money", card=f.card.id)
+            return
+        g.set_track(s, track, new, f.card.id)
+
+    def pay(self, f, s, n: int) -> int:
+        p = self._seat(s)
+        if n < 0:
+            raise EffectError(f"a payment gone negative: pay {n}")
+        g = self.g
+        if g.shielded(s, "money", f):
+            g.record("shielded", seat=s, what="money", card=f.card.id)
+            return 0
+        paid = min(n, p.money)
+        if paid:
+            p.money -= paid
+            if g.log is not None:
+                g.record("money", seat=s, delta=-paid, money=p.money, why=f.card.id)
+        return n - paid
+
+    def spend(self, f, s, n: int) -> None:
+        p = self._seat(s)
+        if n < 0:
+            raise EffectError(f"a payment gone negative: spend {n}")
+        if n > p.money:
+            raise EffectError(f"spend {n}, but P{s + 1} has only {p.money}")
+        self.g.spend_money(s, n, f.card.id)
+
+    def may(self, f, s) -> bool:
+        self._seat(s)
+        return self.g.effect_ask(s, Ask.MAY, (True, False), card=f.card, text="resolve this?")
+
+    def may_pay(self, f, s, n: int) -> bool:
+        p = self._seat(s)
+        if n < 0:
+            raise EffectError(f"a payment gone negative: may pay {n}")
+        if p.money < n:
+            return False
+        g = self.g
+        if g.effect_ask(s, Ask.MAY, (True, False), card=f.card, text=f"pay {n}?"):
+            g.spend_money(s, n, f.card.id)
+            return True
+        return False
+
+    def choose(self, f, s, lo: int, hi: int) -> int:
+        self._seat(s)
+        if lo > hi:
+            raise EffectError(f"choose from {lo} to {hi}: there is no number to choose")
+        return self.g.effect_ask(s, Ask.CHOOSE, range(lo, hi + 1), card=f.card, text=f"choose {lo}–{hi}")
+
+    # ---- the board ----------------------------------------------------------------------------------------
+    def _amount(self, f, s, mode: str, n, available: int, what: str) -> int:
+        if mode == "all":
+            return available
+        if n is not None and n < 0:
+            raise EffectError(f"a count gone negative: {n} {what}")
+        if mode == "n":
+            return n
+        top = available if mode == "any" else min(n, available)
+        if top <= 0:
+            return 0
+        return self.g.effect_ask(s, Ask.AMOUNT, range(top + 1), card=f.card, text=f"how many {what}?")
+
+    def board_verb(self, f, s, verb: str, mode: str, n, kind: str) -> int:
+        self._seat(s)
+        g = self.g
+        cells = g.cells(s, KIND_CODES[kind])
+        x = self._amount(f, s, mode, n, len(cells), kind)
+        if x <= 0:
+            return 0
+        chosen = g.pick_cells(s, cells, x, f"{verb} {kind}", card=f.card)
+        return sum(1 for i in chosen if self._apply(f, verb, i))
+
+    def _apply(self, f, verb: str, i: int) -> bool:
+        cause = f.card.id if f.card else verb
+        if verb == "kill":
+            return self.g.kill_cell(i, cause)
+        self.g.set_cell(i, VERB_TARGET[verb], cause)
+        return True
+
+    def verb_it(self, f, s, verb: str) -> None:
+        it = f.it
+        g = self.g
+        if verb == "discard":
+            hand = g.state.seats[f.owner].hand
+            for k, c in enumerate(hand):
+                if c is it:
+                    hand.pop(k)
+                    g.discard_card(c)
+                    return
+            return
+        if isinstance(it, int) and g.state.board[it] in VERB_FROM[verb]:
+            self._apply(f, verb, it)
+
+    def reveal(self, f, s, mode: str, n) -> int:
+        p = self._seat(s)
+        x = self._amount(f, s, mode, n, p.counts[B.TILE], "tiles")
+        return self.g.reveal_some(s, x, f.card)
+
+    def arrange(self, f, s, n: int) -> int:
+        """The planner: see the fronts of n random tiles of mine, place them, shuffle the rest."""
+        self._seat(s)
+        if n < 0:
+            raise EffectError(f"a count gone negative: arrange {n}")
+        g, st = self.g, self.st
+        cells = [i for i in g.geo.cells_of[s] if st.board[i] == B.TILE]
+        seen = sorted(st.rng.sample(cells, min(n, len(cells))))
+        fronts = [st.fronts[i] for i in seen]
+        rest = [st.fronts[i] for i in cells if i not in seen]
+        free = list(cells)
+        from rulekit.core.questions import CELLS
+
+        for front in fronts:
+            name = "infected" if front else "healthy"
+            c = g.effect_ask(s, Ask.ARRANGE, [CELLS[i] for i in free], card=f.card,
+                             text=f"place a tile with a {name} front")
+            i = c.row * B.SIZE + c.col
+            free.remove(i)
+            st.fronts[i] = front
+        st.rng.shuffle(rest)
+        for i, front in zip(free, rest):
+            st.fronts[i] = front
+        g.record("arranged", seat=s, tiles=len(fronts))
+        return len(fronts)
+
+    # ---- cards ------------------------------------------------------------------------------------------------
+    def draw(self, f, s, n: int, stage: int, keep) -> None:
+        self._seat(s)
+        if stage not in (1, 2, 3):
+            raise EffectError(f"there is no stage {stage} deck")
+        if n < 0 or (keep is not None and keep < 0):
+            raise EffectError("a count gone negative in draw")
+        g = self.g
+        why = f.card.id
+        drawn = []
+        for _ in range(n):
+            c = g.draw_policy(stage)
+            if c is None:
+                break           # the deck and its discard pile are empty: nothing more to draw
+            drawn.append(c)
+        if keep is None or keep >= len(drawn):
+            for c in drawn:
+                g.to_hand(s, c, why)
+            return
+        for _ in range(keep):
+            cid = g.effect_ask(s, Ask.KEEP, unique_ids(drawn), card=f.card, text="keep a card")
+            k = next(k for k, c in enumerate(drawn) if c.id == cid)
+            g.to_hand(s, drawn.pop(k), why)
+        for c in drawn:
+            g.state.discards[stage].append(c)
+            g.record("discard", card=c.id)
+
+    def unlock(self, f, s, k: int) -> None:
+        self._seat(s)
+        if k not in (1, 2, 3):
+            raise EffectError(f"there is no stage {k} to unlock")
+        self.g.set_unlocked(s, k)
