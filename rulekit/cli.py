@@ -82,36 +82,43 @@ def play(seed, players, agents, content_dir, log_file, include_tbd, only_designe
 
 @main.command()
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--content", "content_dir", default=None, type=click.Path(file_okay=False),
-              help="The content folder (default: the one named in the log).")
+@click.option("--content", "content_dir", default=None, type=click.Path(exists=True, file_okay=False),
+              help="The content folder the game was played with (default: the folder the log names, "
+                   "when it holds rules.yaml).")
 def replay(log_file, content_dir):
     """Re-run a logged game from its decisions and confirm it reproduces exactly."""
     from rulekit import play as P
 
     try:
         records = P.read_log(log_file)
+        content_dir = P.replay_content(log_file, records[0], content_dir)
     except ValueError as err:
         click.echo(str(err), err=True)
         raise SystemExit(1)
     head = records[0]
-    content_dir = content_dir or head.get("content", "content")
-    content = load_or_exit(content_dir, head.get("include_tbd", False), head.get("only_designed", False))
-    if content_fingerprint(content_dir) != head.get("fingerprint"):
-        click.echo(f"note: the content in {content_dir} has changed since this game was logged", err=True)
-    asks = [r for r in records if r.get("e") == "ask"]
-    replayer = P.ReplayChooser(asks)
-    from rulekit.core.errors import RuleViolation
-
+    if content_fingerprint(content_dir) != head["fingerprint"]:
+        click.echo(f"{log_file}:1:1: the content in {content_dir} is not the content this game was played with "
+                   "(its fingerprint differs: a card or a rule has changed since); replay it with that content, "
+                   "--content DIR", err=True)
+        raise SystemExit(1)
+    content = load_or_exit(content_dir, head["include_tbd"], head["only_designed"])
     try:
-        played = P.play_game(content, head["seed"], head["agents"], head["players"], header=head,
-                             choosers=[replayer] * head["players"])
-    except RuleViolation as err:
-        click.echo(f"{log_file}: the game does not reproduce: {err}", err=True)
+        played = P.replay_game(content, records)
+    except P.NotReproduced as err:
+        click.echo(f"{log_file}:{err.line}: the game does not reproduce: {err}{_version_note(head)}", err=True)
         raise SystemExit(1)
     diff = P.first_difference(P.log_lines(records), P.log_lines(played.log))
     if diff is not None:
         line, want, got = diff
-        click.echo(f"{log_file}:{line}: the replay differs from the log here\n  log:    {want}\n  replay: {got}", err=True)
+        click.echo(f"{log_file}:{line}: the game does not reproduce: the replay differs from the log here\n"
+                   f"  log:    {P.cut(want, 2000)}\n  replay: {P.cut(got, 2000)}{_version_note(head)}", err=True)
         raise SystemExit(1)
-    click.echo(f"{log_file}: reproduced exactly ({len(records)} lines, {len(asks)} decisions, "
+    decisions = sum(1 for r in records if r["e"] == "ask")
+    click.echo(f"{log_file}: reproduced exactly ({len(records)} lines, {decisions} decisions, "
                f"final scores {[p.score for p in played.game.state.seats]}).")
+
+
+def _version_note(head: dict) -> str:
+    if head["rulekit"] == __version__:
+        return ""
+    return f"\n(the log was written by rulekit {head['rulekit']}; this is rulekit {__version__})"

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
+import click
+
+from rulekit import registry
 from rulekit.core import board as B
-from rulekit.core.errors import EffectError, RuleViolation
-from rulekit.agents import seat_agents
+from rulekit.core.errors import EffectError
+from rulekit.agents import make_agent, seat_agents
 from rulekit.engine import new_game
 
 LOG_FORMAT = 1
@@ -37,82 +42,392 @@ def play_game(content, seed: int, agents: list[str], players: int, *, header: di
     return Played(game, log, error)
 
 
+# ---- the log's records: one table of what each kind holds (docs/scenarios.md, "Game logs") ----------
+
+@dataclass(frozen=True)
+class Shape:
+    """What one field of a log record holds: the words a person reads, and a test of (value, record, players)."""
+
+    words: str
+    ok: Callable[[Any, dict, int], bool]
+    # Words that depend on the rest of the record (an answer's form depends on its question).
+    words_in: Callable[[dict], str] | None = None
+
+    def say(self, rec: dict) -> str:
+        return self.words_in(rec) if self.words_in is not None else self.words
+
+
+def _plain(words: str, test: Callable[[Any], bool]) -> Shape:
+    return Shape(words, lambda v, rec, players: test(v))
+
+
+def _whole(v: Any) -> bool:
+    return type(v) is int       # not a bool, not a float such as 3.0
+
+
+def _cell(v: Any) -> bool:
+    return isinstance(v, list) and len(v) == 2 and all(_whole(x) and 0 <= x < B.SIZE for x in v)
+
+
+def one_of(*values: Any, words: str | None = None) -> Shape:
+    listed = ", ".join(json.dumps(v, ensure_ascii=False) for v in values)
+    return _plain(words or f"one of {listed}",
+                  lambda v: any(type(v) is type(x) and v == x for x in values))
+
+
+def maybe(shape: Shape) -> Shape:
+    return Shape(f"{shape.words}, or null", lambda v, rec, n: v is None or shape.ok(v, rec, n))
+
+
+def list_of(shape: Shape, words: str, per_seat: bool = False) -> Shape:
+    return Shape(words, lambda v, rec, n: isinstance(v, list) and (not per_seat or len(v) == n)
+                 and all(shape.ok(x, rec, n) for x in v))
+
+
+def mapping_of(fields: dict[str, Shape], words: str) -> Shape:
+    return Shape(words, lambda v, rec, n: isinstance(v, dict) and set(v) == set(fields)
+                 and all(shape.ok(v[k], rec, n) for k, shape in fields.items()))
+
+
+NUMBER = _plain("a whole number", _whole)
+COUNT = _plain("a whole number, 0 or more", lambda v: _whole(v) and v >= 0)
+TEXT = _plain("a text", lambda v: isinstance(v, str))
+CARD = _plain("a card id (a text)", lambda v: isinstance(v, str) and v.strip() != "")
+FLAG = _plain("true or false", lambda v: isinstance(v, bool))
+CELL = _plain(f"a cell [row, column], each a whole number from 0 to {B.SIZE - 1}", _cell)
+SEAT = Shape("a seat: 0 for P1, 1 for P2 … up to the player count − 1",
+             lambda v, rec, n: _whole(v) and 0 <= v < n)
+STAGE = one_of(1, 2, 3)
+STATE = one_of(*sorted(set(B.STATE_NAMES.values()) - {"none"}))
+TRACK = one_of(*registry.SETTABLE)
+PHASE = one_of("setup", *registry.PHASE_ORDER, "final")
+ANYTHING = _plain("anything", lambda v: True)
+
+# The answer of each kind of question (rulekit/agents/base.py lists the kinds), as JSON: cells and
+# actions are lists, `null` is "no card".
+ACTIONS: dict[str, tuple[Shape, ...]] = {
+    "pass": (), "bury": (CELL,), "relocate": (CELL, CELL), "play": (CARD,), "execute": (CARD,), "switch": (CARD,),
+}
+ACTION = _plain('an action: ["pass"], ["bury", CELL], ["relocate", CELL, CELL], or ["play" / "execute" / "switch", CARD]',
+                lambda v: isinstance(v, list) and bool(v) and isinstance(v[0], str) and v[0] in ACTIONS
+                and len(v) == 1 + len(ACTIONS[v[0]]) and all(s.ok(x, {}, 0) for s, x in zip(ACTIONS[v[0]], v[1:])))
+ANSWERS: dict[str, Shape] = {
+    "advisor": CARD,
+    "strategy": STAGE,
+    "action": ACTION,
+    "treat": Shape(f'{CELL.words}, or "done"', lambda v, rec, n: v == "done" or CELL.ok(v, rec, n)),
+    "cell": CELL,
+    "amount": COUNT,
+    "choose": NUMBER,
+    "may": FLAG,
+    "react": FLAG,
+    "keep": CARD,
+    "discard": CARD,
+    "offer": maybe(CARD),
+    "bid": COUNT,
+    "arrange": CELL,
+}
+QUESTION = _plain("a kind of question: " + ", ".join(ANSWERS), lambda v: isinstance(v, str) and v in ANSWERS)
+ANSWER = Shape("the answer, of the form its question `q` takes",
+               lambda v, rec, n: rec.get("q") in ANSWERS and ANSWERS[rec["q"]].ok(v, rec, n),
+               lambda rec: f"an answer to the question '{rec['q']}': {ANSWERS[rec['q']].words}")
+
+# `random.Random(-5)` deals what `random.Random(5)` deals, so a negative seed would pass for its positive.
+SEED = _plain("a whole-number seed, 0 or more (a negative seed would deal the same board as its positive)",
+              lambda v: _whole(v) and v >= 0)
+# What decides the game comes first, so a message names the most important problem.
+HEADER: dict[str, Shape] = {
+    "e": one_of("header"),
+    "seed": SEED,
+    "players": one_of(2, 3, 4, words="a player count of 2 to 4"),
+    "agents": list_of(TEXT, "the list of agents, one per seat"),
+    "include_tbd": FLAG,
+    "only_designed": FLAG,
+    "fingerprint": TEXT,
+    "content": ANYTHING,            # only a hint: see replay_content
+    "format": one_of(LOG_FORMAT, words=f"the log format, {LOG_FORMAT}"),
+    "rulekit": TEXT,
+}
+# Every record after the header has these, then the fields of its kind.
+COMMON: dict[str, Shape] = {"e": TEXT, "round": _plain("a round number, 1 or more", lambda v: _whole(v) and v >= 1),
+                            "phase": PHASE}
+SNAPSHOT = mapping_of({**{t: NUMBER for t in registry.SETTABLE},
+                       **{c: COUNT for c in ("healthy", "mild", "severe", "dead", "tiles")}, "out": FLAG},
+                      "a mapping of a seat's tracks, money, board counts (healthy mild severe dead tiles) and `out`")
+RECORDS: dict[str, dict[str, Shape]] = {
+    "ask": {"seat": SEAT, "q": QUESTION, "card": maybe(CARD), "n": COUNT, "a": ANSWER},
+    "advisor": {"seat": SEAT, "card": CARD},
+    "setup_done": {},
+    "round_start": {},
+    "phase": {},
+    "cell": {"cell": CELL, "before": STATE, "after": STATE, "cause": TEXT},
+    "death_prevented": {"cell": CELL},
+    "track": {"seat": SEAT, "track": TRACK, "delta": NUMBER, "value": NUMBER, "why": maybe(TEXT)},
+    "money": {"seat": SEAT, "delta": NUMBER, "money": COUNT, "why": maybe(TEXT)},
+    "overthrow_prevented": {"seat": SEAT},
+    "shielded": {"seat": SEAT, "what": TEXT, "card": maybe(CARD)},
+    "draw": {"seat": SEAT, "card": CARD, "why": maybe(TEXT)},
+    "discard": {"card": CARD},
+    "refill": {"stage": STAGE, "cards": COUNT},
+    "arranged": {"seat": SEAT, "tiles": COUNT},
+    "play": {"seat": SEAT, "card": CARD, "price": COUNT, "reaction": maybe(TEXT)},
+    "execute": {"seat": SEAT, "card": CARD, "price": COUNT, "uses": COUNT},
+    "switch": {"seat": SEAT, "card": CARD, "on": FLAG},
+    "action_limit": {"seat": SEAT, "limit": COUNT},
+    "offer": {"seat": SEAT, "card": CARD},
+    "unsold": {"seat": SEAT, "card": CARD},
+    "sold": {"seat": SEAT, "to": SEAT, "card": CARD, "bid": COUNT},
+    "event": {"card": CARD},
+    "combo": {"seat": SEAT, "card": CARD},
+    "spent": {"seat": SEAT, "card": CARD},
+    "unlock": {"seat": SEAT, "stage": STAGE},
+    "out": {"seat": SEAT, "reason": TEXT},
+    "end": {"reason": TEXT},
+    "tracks": {"players": list_of(SNAPSHOT, f"a list, one per seat, each {SNAPSHOT.words}", per_seat=True)},
+    "final_score": {"seat": SEAT, "delta": NUMBER, "score": NUMBER},
+    "final": {"scores": list_of(NUMBER, "a list of whole numbers, one per seat", per_seat=True),
+              "winners": list_of(SEAT, "a list of seats")},
+    "error": {"message": TEXT, "card": maybe(CARD)},
+    # Written only by `rulekit play -v`: what effects did.
+    "fire": {"seat": maybe(SEAT), "card": CARD, "how": TEXT},
+    "done": {"card": CARD, "prevented": FLAG},
+    "modifier": {"seat": SEAT, "card": CARD, "quantity": TEXT, "delta": NUMBER},
+}
+
+# No line rulekit writes comes near this (a round's `tracks` record, the longest, is about 1,000
+# characters); reading stops here, so a hostile file cannot make replay read gigabytes into one line.
+MAX_LINE = 100_000
+SHOWN_AT_MOST = 200
+
+
+def shown(v: Any) -> str:
+    """A JSON value as the log has it, cut short for a message."""
+    try:
+        return cut(json.dumps(v, ensure_ascii=False))
+    except (RecursionError, ValueError):
+        return f"a {type(v).__name__}"
+
+
+def cut(text: str, at_most: int = SHOWN_AT_MOST) -> str:
+    return text if len(text) <= at_most else text[:at_most] + "…"
+
+
+def record_problem(rec: dict, players: int) -> str | None:
+    """What is wrong with one record after the header, in plain words, or None."""
+    kind = rec.get("e")
+    if kind == "header":
+        return "a second header: only the first line of a log is its header"
+    if not isinstance(kind, str) or kind not in RECORDS:
+        return f"`e` is {shown(kind)}, which is no kind of record rulekit writes"
+    return fields_problem(rec, {**COMMON, **RECORDS[kind]}, f"this `{kind}` record", players)
+
+
+def fields_problem(rec: dict, fields: dict[str, Shape], owner: str, players: int) -> str | None:
+    for name, shape in fields.items():
+        if name not in rec:
+            return f"{owner} lacks {shape.say(rec)} (`{name}`)"
+        if not shape.ok(rec[name], rec, players):
+            return f"{owner}: `{name}` must be {shape.say(rec)}, not {shown(rec[name])}"
+    extra = [k for k in rec if k not in fields]
+    if extra:
+        return f"{owner} has a field {shown(extra[0])} that rulekit never writes there"
+    return None
+
+
 def write_log(path: str | Path, log: list) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        for rec in log:
-            f.write(json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n")
+    """The log as JSON lines; when the disk fills up, every whole line written stays and a LogWriteError says so."""
+    lines = log_lines(log)
+    kept = size = 0
+    try:
+        with open(path, "wb") as f:
+            for line in lines:
+                data = (line + "\n").encode("utf-8")
+                f.write(data)
+                f.flush()       # line by line, so a failure leaves whole lines and we know how many
+                kept += 1
+                size += len(data)
+    except OSError as err:
+        _cut(path, size)
+        raise LogWriteError(path, err, kept, len(lines)) from None
+
+
+def _cut(path: str | Path, size: int) -> None:
+    """Drop a half-written last line, so what is left of the log reads as whole records."""
+    try:
+        if Path(path).is_file():
+            os.truncate(path, size)
+    except OSError:
+        pass            # the whole lines are there either way; the message says how many
+
+
+class LogWriteError(click.ClickException):
+    """The log could not be written to the end (a full disk, a lost folder): a message, never a traceback."""
+
+    def __init__(self, path, err: OSError, kept: int, total: int):
+        what = err.strerror or str(err)
+        have = f"its first {kept} of {total} lines are in it" if kept else "nothing of it was written"
+        super().__init__(f"the log {path} could not be written to the end ({what}): {have}. Free some space "
+                         "(or choose another --log file) and run the same command again: the same seed plays "
+                         "the same game.")
 
 
 def log_lines(log: list) -> list[str]:
     return [json.dumps(rec, ensure_ascii=False, sort_keys=True) for rec in log]
 
 
-# ---- replay --------------------------------------------------------------------------------
+# ---- reading and replaying a log -------------------------------------------------------------
+
+def read_log(path: str | Path) -> list[dict]:
+    """A game log's records, each checked against its shape; a ValueError saying where and what is wrong."""
+    records = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            blank = 0
+            for n, line in enumerate(iter(lambda: f.readline(MAX_LINE + 1), ""), 1):
+                if len(line) > MAX_LINE:
+                    raise ValueError(f"{path}:{n}:1: this line is longer than {MAX_LINE:,} characters; "
+                                     "no line of a rulekit game log is")
+                if not line.strip():
+                    blank = blank or n
+                    continue
+                if blank:
+                    raise ValueError(f"{path}:{blank}:1: an empty line inside the log; a rulekit game log "
+                                     "has one record on every line")
+                records.append(_parse(path, n, line))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a rulekit game log (it is not UTF-8 text)") from None
+    except OSError as err:
+        raise ValueError(f"{path}: cannot be read: {err.strerror or err}") from None
+    if not records or records[0].get("e") != "header":
+        raise ValueError(f"{path}:1:1: not a rulekit game log (the first line must be its header)")
+    check_header(records[0], path)
+    players = records[0]["players"]
+    for n, rec in enumerate(records[1:], 2):
+        problem = record_problem(rec, players)
+        if problem:
+            raise ValueError(f"{path}:{n}:1: {problem}")
+    return records
+
+
+def _parse(path, n: int, line: str) -> dict:
+    try:
+        rec = json.loads(line)
+    except RecursionError:
+        raise ValueError(f"{path}:{n}:1: lists or mappings nested too deeply for a record of a rulekit game log") from None
+    except ValueError as err:       # bad JSON, and numbers too long to read
+        col = getattr(err, "colno", 1)
+        raise ValueError(f"{path}:{n}:{col}: not a JSON line: {getattr(err, 'msg', err)}") from None
+    if not isinstance(rec, dict) or "e" not in rec:
+        raise ValueError(f"{path}:{n}:1: not a record of a rulekit game log")
+    return rec
+
+
+def check_header(head: dict, path) -> None:
+    """The header must say how to set the game up again: every field that decides the game, in its shape."""
+    problem = None
+    if all(HEADER[k].ok(head.get(k), head, 4) for k in ("players", "agents")):
+        try:
+            seat_agents(head["agents"], head["players"])
+        except ValueError as err:
+            problem = f"the log's header: {err}"
+    problem = problem or fields_problem(head, HEADER, "the log's header", 4)
+    if problem:
+        raise ValueError(f"{path}:1:1: {problem}")
+
+
+def replay_content(path, head: dict, given: str | None) -> str:
+    """The content folder to replay with: the one the user names, else the header's when it is a content folder."""
+    if given is not None:
+        if not _is_content(given):
+            raise ValueError(f"{given} is not a content folder (a folder holding rules.yaml)")
+        return given
+    named = head.get("content")
+    if isinstance(named, str) and _is_content(named):
+        return named
+    raise ValueError(f"{path}:1:1: the log's header names {shown(named)} as its content, which is not a content "
+                     "folder here (a folder holding rules.yaml); name the folder the game was played with: "
+                     "--content DIR")
+
+
+def _is_content(folder: str) -> bool:
+    try:
+        return folder != "" and (Path(folder) / "rules.yaml").is_file()
+    except (OSError, ValueError):       # a name too long, or with a NUL in it
+        return False
+
+
+class NotReproduced(Exception):
+    """The replayed game asked or answered something other than the log's decisions, at a line of the log."""
+
+    def __init__(self, line: int, message: str):
+        self.line = line
+        super().__init__(message)
+
+
+class Decisions:
+    """The log's `ask` records in order, shared by every seat's ReplayChooser."""
+
+    def __init__(self, records: list[dict]):
+        self.records = records
+        self.pos = 0
+        self.out: set[int] = set()
+
+    def next(self, q) -> tuple[dict, int]:
+        """The next decision the log recorded (and its line), which must be this question's."""
+        while self.pos < len(self.records):
+            rec = self.records[self.pos]
+            self.pos += 1
+            if rec["e"] == "out":
+                self.out.add(rec["seat"])
+            # An out player's board is answered by the core itself, never by the seat's chooser
+            # (rules.md 5); those answers are checked with the rest of the log, line by line.
+            elif rec["e"] == "ask" and rec["seat"] not in self.out:
+                if rec["q"] != q.kind or rec["seat"] != q.seat:
+                    raise NotReproduced(self.pos, f"the log has P{rec['seat'] + 1} answer '{rec['q']}' next, "
+                                                  f"but the game asks P{q.seat + 1} '{q.kind}'")
+                return rec, self.pos
+        raise NotReproduced(len(self.records), f"the log has no more decisions, but the game asks P{q.seat + 1} "
+                                               f"'{q.kind}'")
+
 
 class ReplayChooser:
-    """Answers every seat's questions from a log's recorded decisions, in order."""
+    """One seat's answers: the log's decisions, each checked against what the seat's agent answers."""
 
     name = "replay"
 
-    def __init__(self, asks: list[dict]):
-        self.asks = asks
-        self.pos = 0
+    def __init__(self, decisions: Decisions, agent):
+        self.decisions = decisions
+        self.agent = agent
 
     def choose(self, obs, q) -> int:
-        if self.pos >= len(self.asks):
-            raise RuleViolation(f"the log has no more decisions, but P{q.seat + 1} is asked '{q.kind}'")
-        rec = self.asks[self.pos]
-        self.pos += 1
-        if rec["q"] != q.kind.value or rec["seat"] != q.seat:
-            raise RuleViolation(f"decision {self.pos}: the log says P{rec['seat'] + 1} answers '{rec['q']}', "
-                                f"but the game asks P{q.seat + 1} '{q.kind.value}'")
+        rec, line = self.decisions.next(q)
         answer = _from_json(rec["a"])
+        who = f"P{q.seat + 1}"
         if answer not in q.options:
-            raise RuleViolation(f"decision {self.pos}: the log's answer {rec['a']!r} is not one of the game's options")
+            raise NotReproduced(line, f"the log's answer {shown(rec['a'])} is not a legal answer to {who}'s "
+                                      f"'{q.kind.value}' here")
+        own = q.options[self.agent.choose(obs, q)]
+        if own != answer:
+            raise NotReproduced(line, f"the log says {who} answered {shown(rec['a'])}, but {who}'s agent "
+                                f"({self.agent.name}) answers {shown(own)} here: the log's decisions, seed "
+                                "or agents were changed, or the agent has changed since the log was written")
         return q.options.index(answer)
+
+
+def replay_game(content, records: list[dict]) -> Played:
+    """Play the header's game again, every seat answering from the log; NotReproduced where it departs."""
+    head = records[0]
+    seed, players = head["seed"], head["players"]
+    names = seat_agents(head["agents"], players)
+    decisions = Decisions(records)
+    choosers = [ReplayChooser(decisions, make_agent(name, seed, seat)) for seat, name in enumerate(names)]
+    return play_game(content, seed, names, players, header=head, choosers=choosers)
 
 
 def _from_json(v):
     if isinstance(v, list):
         return tuple(_from_json(x) for x in v)
     return v
-
-
-def read_log(path: str | Path) -> list[dict]:
-    """A game log's records; a ValueError saying where and what is wrong, for any other file."""
-    records = []
-    try:
-        with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise ValueError(f"{path}:{n}:{err.colno}: not a JSON line: {err.msg}") from None
-                if not isinstance(rec, dict) or "e" not in rec:
-                    raise ValueError(f"{path}:{n}:1: not a record of a rulekit game log")
-                records.append(rec)
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a rulekit game log (it is not UTF-8 text)") from None
-    if not records or records[0].get("e") != "header":
-        raise ValueError(f"{path}:1:1: not a rulekit game log (the first line must be its header)")
-    check_header(records[0], path)
-    return records
-
-
-def check_header(head: dict, path) -> None:
-    """The header must say how to set the game up again: seed, players and agents."""
-    players = head.get("players")
-    if not isinstance(head.get("seed"), int) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise ValueError(f"{path}:1:1: the log's header lacks a whole-number seed or a player count of 2 to 4")
-    agents = head.get("agents")
-    if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
-        raise ValueError(f"{path}:1:1: the log's header lacks the list of agents")
-    try:
-        seat_agents(agents, players)
-    except ValueError as err:
-        raise ValueError(f"{path}:1:1: {err}") from None
 
 
 def first_difference(a: list[str], b: list[str]) -> tuple[int, str, str] | None:
