@@ -478,21 +478,19 @@ def account(game, log: list) -> list[str]:
     effects = _Effects(name)
     for rec in log:
         e = rec.get("e")
+        if e == "cell":
+            seat = game.geo.owner[B.idx(*rec["cell"])]
+            if rec["after"] == "dead":
+                deaths[seat] = deaths.get(seat, 0) + 1
+            elif rec["before"] == "mild" and rec["after"] == "healthy":
+                cured[seat] = cured.get(seat, 0) + 1
+        elif e == "round_start" and rec["round"] != current:
+            current = rec["round"]
+            out.append("")
+            out.append(f"── 第 {current} 回合 Round {current} " + "─" * 40)
         shown = effects.line(rec)
         if shown is not None:
-            out.append(shown)
-        if e in ("header", "ask", "cell", "money", "track", "draw", "discard", "setup_done", "phase", "round_start",
-                 "fire", "done", "modifier", "shielded"):
-            if e == "cell":
-                seat = game.geo.owner[B.idx(*rec["cell"])]
-                if rec["after"] == "dead":
-                    deaths[seat] = deaths.get(seat, 0) + 1
-                elif rec["before"] == "mild" and rec["after"] == "healthy":
-                    cured[seat] = cured.get(seat, 0) + 1
-            if e == "round_start" and rec["round"] != current:
-                current = rec["round"]
-                out.append("")
-                out.append(f"── 第 {current} 回合 Round {current} " + "─" * 40)
+            out.append(shown)          # a change an effect made, under the effect's own line
             continue
         seat = rec.get("seat")
         who = f"P{seat + 1}" if isinstance(seat, int) else ""
@@ -576,13 +574,25 @@ def _change_words(r: dict, name) -> str | None:
         return f"{who}is shielded: no {r['what']} lost"
     if e == "arranged":
         return f"{who}arranges {r['tiles']} tiles"
+    if e == "unlock":
+        return f"{who}unlocks stage {r['stage']}"
+    if e == "death_prevented":
+        return f"the death at {tuple(r['cell'])} is prevented"
+    if e == "overthrow_prevented":
+        return f"{who}is not overthrown"
+    if e == "out":
+        return f"{who}is out: {_OUT_WORDS.get(r['reason'], r['reason'])}"
     return None
 
 
-def effect_account(game, log: list) -> list[str]:
-    """Only the lines of effects that fired (for `rulekit test -v`)."""
-    effects = _Effects(lambda cid: card_name(game, cid))
-    return [line.strip() for line in (effects.line(r) for r in log) if line is not None]
+class EffectLines:
+    """Only the lines of effects that fired, fed the log piece by piece (`rulekit test -v`)."""
+
+    def __init__(self, game):
+        self.effects = _Effects(lambda cid: card_name(game, cid))
+
+    def lines(self, records: list) -> list[str]:
+        return [line.strip() for line in (self.effects.line(r) for r in records) if line is not None]
 
 
 def _round_tail(deaths, cured) -> list[str]:

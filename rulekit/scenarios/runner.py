@@ -112,18 +112,22 @@ def run_file(path: str | Path, shown: str | None = None, source: ContentSource |
 def run_scenario(scenario: Scenario, *, verbose: bool = False) -> Result:
     """Set up the table, run the steps, check the expectations."""
     result = Result(scenario.file, scenario.name)
-    trace = result.trace if verbose else None
+    log: list | None = [] if verbose else None
+    trace = Trace(result.trace, log) if verbose else None
     choosers = [ScriptedChooser(s, scenario.choices.get(s, []), trace) for s in range(scenario.players)]
     try:
         game = Game.new(scenario.content, scenario.seed, choosers, players=scenario.players, rules=scenario.rules,
-                        combos=scenario.combos, log=[] if verbose else None, verbose=verbose)
+                        combos=scenario.combos, log=log, verbose=verbose)
         set_table(game, table_of(scenario))
     except Exception as err:  # noqa: BLE001 — one broken table must not stop the other scenarios
         result.failures.append(Failure(scenario.file, 1, 1, f"the table cannot be set up: {_error_text(err)}"))
         return result
+    if trace is not None:
+        trace.game = game
+        trace.seen = len(log)       # the table's own set-up is not the scenario's doing
     ok = run_steps(game, scenario, result, trace)
     if trace is not None:
-        trace.extend(effect_lines(game))
+        trace.flush()
     if not ok:
         return result
     if game.state.over:
@@ -160,16 +164,35 @@ def table_of(sc: Scenario) -> Table:
     return Table(board=sc.board, seats=seats, events=tuple(sc.events), round=sc.round)
 
 
-def effect_lines(game: Game) -> list[str]:
-    """What the effects did, for `rulekit test -v`: every handler, modifier and combo that fired."""
-    from rulekit.play import effect_account
+class Trace:
+    """`rulekit test -v`: steps, questions and answers, and — in the order they happened — every handler,
+    modifier and combo that fired, with what it changed (read from the game's log as it grows)."""
 
-    return effect_account(game, game.log or [])
+    def __init__(self, lines: list[str], log: list):
+        self.lines = lines
+        self.log = log
+        self.game: Game | None = None
+        self.seen = 0
+        self.effects = None
+
+    def flush(self) -> None:
+        from rulekit.play import EffectLines
+
+        if self.game is None or self.seen >= len(self.log):
+            return
+        if self.effects is None:
+            self.effects = EffectLines(self.game)
+        self.lines.extend(self.effects.lines(self.log[self.seen:]))
+        self.seen = len(self.log)
+
+    def append(self, line: str) -> None:
+        self.flush()
+        self.lines.append(line)
 
 
 # ---- steps ----------------------------------------------------------------------------------------------
 
-def run_steps(game: Game, sc: Scenario, result: Result, trace: list[str] | None) -> bool:
+def run_steps(game: Game, sc: Scenario, result: Result, trace: Trace | None) -> bool:
     """Run the steps in order; False (with the failure recorded) when one cannot be run."""
     for k, step in enumerate(sc.steps, 1):
         if trace is not None:
