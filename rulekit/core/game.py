@@ -107,6 +107,7 @@ class Game:
         self._orders()
         self._on_index: dict[str, dict[int, list]] | None = None
         self._frontier: list[set[int]] | None = None
+        self._where: list[list[set[int]]] | None = None     # cells of each seat by state
         self._pending: Question | None = None
         self.halt = False                      # a partial run reached its end (Cursor.stop)
         self._views = [Observation(self, s) for s in range(state.players)]
@@ -190,12 +191,15 @@ class Game:
         k = chooser.choose(self._views[seat], q)
         options = q.options
         if type(k) is not int or not 0 <= k < len(options):
-            raise RuleViolation(f"P{seat + 1} answered {k!r} to '{q.kind.value}', which is not the index of one of its "
-                                f"{len(options)} options")
+            self._refuse(q, k)
         answer = options[k]
         if self.log is not None:
             self.record("ask", seat=seat, q=q.kind.value, card=q.card, n=len(options), a=_jsonable(answer))
         return answer
+
+    def _refuse(self, q: Question, k) -> None:
+        raise RuleViolation(f"P{q.seat + 1} answered {k!r} to '{q.kind.value}', which is not the index of one of its "
+                            f"{len(q.options)} options")
 
     def effect_ask(self, seat: int, kind: Ask, options, card=None, text: str = "") -> Any:
         """A question an effect asks: counted against the game's limit of effect questions."""
@@ -234,12 +238,21 @@ class Game:
         from rulekit.core.phases import advance, resolve
 
         q, self._pending = self._pending, None
+        seats, choosers, views = self.state.seats, self.choosers, self._views
         while True:
             if q is None:
                 q = advance(self)
                 if q is None:
                     return
-            resolve(self, q, self._choose(q))
+            seat = q.seat
+            k = (OUT_OF_GAME if seats[seat].out else choosers[seat]).choose(views[seat], q)
+            options = q.options
+            if type(k) is not int or not 0 <= k < len(options):
+                self._refuse(q, k)
+            option = options[k]
+            if self.log is not None:
+                self.record("ask", seat=seat, q=q.kind.value, card=q.card, n=len(options), a=_jsonable(option))
+            resolve(self, q, option)
             q = None
 
     def play(self) -> None:
@@ -278,8 +291,26 @@ class Game:
         return sum(c[k] for k in codes)
 
     def cells(self, seat: int, codes) -> list[int]:
+        """A seat's cells in these states, in reading order."""
+        where = self._where or self._index_cells()
+        sets = where[seat]
+        if len(codes) == 1:
+            return sorted(sets[codes[0]])
+        found: list[int] = []
+        for code in codes:
+            found.extend(sets[code])
+        found.sort()
+        return found
+
+    def _index_cells(self) -> list[list[set[int]]]:
         board = self.state.board
-        return [i for i in self.geo.cells_of[seat] if board[i] in codes]
+        where: list[list[set[int]]] = [[set() for _ in range(B.N_CODES)] for _ in range(self.players)]
+        for s in range(self.players):
+            sets = where[s]
+            for i in self.geo.cells_of[s]:
+                sets[board[i]].add(i)
+        self._where = where
+        return where
 
     # ---- the cards in play -------------------------------------------------------------------------------------
     def tables(self, seat: int) -> Tables:
@@ -446,6 +477,10 @@ class Game:
         c[old] -= 1
         c[new] += 1
         st.board_version[seat] += 1
+        where = self._where
+        if where is not None:
+            where[seat][old].discard(i)
+            where[seat][new].add(i)
         if old == B.TILE and self._frontier is not None:
             self._revealed(i)
         if self.log is not None:
@@ -458,6 +493,7 @@ class Game:
     def board_changed(self) -> None:
         """The board was laid by hand: forget what was derived from it."""
         self._frontier = None
+        self._where = None
         for s in range(self.players):
             self.state.board_version[s] += 1
 
@@ -467,6 +503,7 @@ class Game:
         old = st.board[i]
         if old != B.TILE:
             self._frontier = None
+            self._where = None
             seat = self.geo.owner[i]
             st.seats[seat].counts[old] -= 1
             st.seats[seat].counts[B.TILE] += 1
@@ -489,8 +526,7 @@ class Game:
         near = frontier[seat]
         if near:
             return sorted(near)
-        board = self.state.board
-        return [i for i in self.geo.cells_of[seat] if board[i] == B.TILE]
+        return self.cells(seat, (B.TILE,))
 
     def _build_frontier(self) -> list[set[int]]:
         """Each seat's face-down tiles with a revealed neighbour (kept up to date as tiles are revealed)."""

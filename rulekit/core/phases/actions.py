@@ -22,8 +22,6 @@ class Menu(Sequence):
 
     def __init__(self, g, seat: int):
         p = g.state.seats[seat]
-        board = g.state.board
-        mine = g.geo.cells_of[seat]
         c = p.counts
         self.dead: list[int] | None = None
         self.residents: list[int] | None = None
@@ -56,10 +54,10 @@ class Menu(Sequence):
         self.rest = rest
         self.n = (1 + n_bury, n_move)
         if n_bury:
-            self.dead = [i for i in mine if board[i] == B.DEAD]
+            self.dead = g.cells(seat, (B.DEAD,))
         if n_move:
-            self.residents = [i for i in mine if board[i] in B.RESIDENTS]
-            self.empties = [i for i in mine if board[i] == B.EMPTY]
+            self.residents = g.cells(seat, B.RESIDENTS)
+            self.empties = g.cells(seat, (B.EMPTY,))
 
     def __len__(self) -> int:
         return self.n[0] + self.n[1] + len(self.rest)

@@ -146,16 +146,15 @@ def contagion_tiers(g, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Healthy neighbours of the seat's mild and severe residents: its own board's first, then across
     the border (unless that board is sealed), each in reading order."""
     board, nb, owner = g.state.board, g.geo.neighbours, g.geo.owner
-    own: dict[int, None] = {}
-    other: dict[int, None] = {}
-    for i in g.geo.cells_of[seat]:
-        if board[i] == B.MILD or board[i] == B.SEVERE:
-            for j in nb[i]:
-                if board[j] == B.HEALTHY:
-                    if owner[j] == seat:
-                        own[j] = None
-                    elif j not in other and not g.sealed(owner[j]):
-                        other[j] = None
+    own: set[int] = set()
+    other: set[int] = set()
+    for i in g.cells(seat, B.INFECTED):
+        for j in nb[i]:
+            if board[j] == B.HEALTHY:
+                if owner[j] == seat:
+                    own.add(j)
+                elif j not in other and not g.sealed(owner[j]):
+                    other.add(j)
     return tuple(sorted(own)), tuple(sorted(other))
 
 
@@ -163,13 +162,14 @@ def contagion_tiers(g, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def dead_contagion(g, seat: int) -> None:
     """Every dead of the board turns all its healthy neighbours (across borders too) mild."""
+    if not g.state.seats[seat].counts[B.DEAD]:
+        return
     board, nb, owner = g.state.board, g.geo.neighbours, g.geo.owner
-    targets: dict[int, None] = {}
-    for i in g.geo.cells_of[seat]:
-        if board[i] == B.DEAD:
-            for j in nb[i]:
-                if board[j] == B.HEALTHY and j not in targets:
-                    if owner[j] == seat or not g.sealed(owner[j]):
-                        targets[j] = None
+    targets: set[int] = set()
+    for i in g.cells(seat, (B.DEAD,)):
+        for j in nb[i]:
+            if board[j] == B.HEALTHY and j not in targets:
+                if owner[j] == seat or not g.sealed(owner[j]):
+                    targets.add(j)
     for j in sorted(targets):
         g.set_cell(j, B.MILD, "dead contagion")

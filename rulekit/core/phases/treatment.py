@@ -31,14 +31,10 @@ def ask(g, cur: Cursor) -> Question | None:
     seat = d["order"][d["k"]]
     mild_cost, severe_cost = d["costs"]
     budget, treated = d["budget"], d["treated"]
-    board = g.state.board
-    opts = []
-    for i in g.geo.cells_of[seat]:
-        st = board[i]
-        if i in treated:
-            continue
-        if (st == B.MILD and mild_cost <= budget) or (st == B.SEVERE and severe_cost <= budget):
-            opts.append(CELLS[i])
+    codes = (B.MILD, B.SEVERE) if severe_cost <= budget else (B.MILD,)
+    if mild_cost > budget:
+        codes = (B.SEVERE,) if severe_cost <= budget else ()
+    opts = [CELLS[i] for i in g.cells(seat, codes) if i not in treated] if codes else []
     if not opts:
         _next_seat(cur)
         return None
