@@ -116,6 +116,8 @@ VERBS: dict[str, Verb] = _index(
          ("healthy", "mild", "severe", "infected", "alive"), "dead"),
     Verb("remove", "移除", "take a resident off the board; the cell becomes empty (not a death)",
          ("healthy", "mild", "severe", "dead", "infected", "alive", "resident"), "empty"),
+    Verb("move", "迁移", "move a resident to an empty cell of the same board (the subject picks which and where)",
+         ("healthy", "mild", "severe", "dead", "infected", "alive", "resident"), "moved"),
 )
 
 # Verbs of the form `VERB AMOUNT tiles`.
@@ -129,17 +131,30 @@ IT_ONLY_VERBS: dict[str, Word] = _index(
     Word("discard", "弃置", "discard it — put the card `it` (an unsold offer) on its stage's discard pile"),
 )
 
-# Verbs of the form `VERB it`, with the type of `it` they take.
+# Verbs of the form `VERB it`, with the type of `it` they take (`move it` needs a place to go: not one).
 IT_VERBS: dict[str, tuple[str, ...]] = {
-    **{name: ("cell",) for name in VERBS},
+    **{name: ("cell",) for name in VERBS if name != "move"},
     "discard": ("card",),
 }
+
+# `take AMOUNT WHAT` and `give AMOUNT WHAT`, inside a player block: between that player and the
+# enclosing subject. WHAT is a track, money, or cards.
+TRANSFERS: dict[str, Word] = _index(
+    Word("take", "拿取", "move up to AMOUNT from the block's player to the enclosing subject (cards: at random)"),
+    Word("give", "给予", "move up to AMOUNT from the enclosing subject to the block's player (cards: the giver picks)"),
+)
+HAND_WORDS = ("cards", "card")        # `discard 2 cards`, `take 1 card`
 
 TRIGGERS: dict[str, Trigger] = _index(
     Trigger("reveal", "翻开", "a tile of mine is revealed; `it` is that cell", "cell"),
     Trigger("reveal mild", "翻开轻症", "a tile of mine is revealed as mild; `it` is that cell", "cell"),
     Trigger("reveal healthy", "翻开健康人", "a tile of mine is revealed as healthy; `it` is that cell", "cell"),
     Trigger("death", "死亡", "a resident of mine is about to die; `it` is that cell", "cell", True),
+    Trigger("death healthy", "健康人死亡", "a healthy resident of mine is about to die; `it` is that cell", "cell", True),
+    Trigger("death mild", "轻症死亡", "a mild case of mine is about to die; `it` is that cell", "cell", True),
+    Trigger("death severe", "重症死亡", "a severe case of mine is about to die; `it` is that cell", "cell", True),
+    Trigger("cure", "治愈", "a mild resident of mine became healthy (treatment or an effect); `it` is that cell", "cell"),
+    Trigger("event", "事件", "an event is about to resolve; `it` is the event; `prevent` makes it skip me", "card", True),
     Trigger("overthrown", "被推翻", "I am about to be overthrown", None, True),
     Trigger("unsold", "流拍", "my exchange offer got no bid; `it` is that card", "card"),
 )
@@ -156,6 +171,20 @@ PHASES: dict[str, Word] = _index(
 )
 PHASE_ORDER = ("income", "reserve", "actions", "treatment", "spread", "exchange", "event")
 SPREAD_STEPS = ("discovery", "contagion", "dead_contagion", "deaths", "worsening")
+# `on game end:` — once, when the game is over, before final scoring.
+GAME_END = Word("game end", "游戏结束", "the game is over; runs before final scoring, for each player still in")
+# `react PHASE start:` / `react PHASE end:` — moments a card in hand may be played at.
+REACT_MOMENTS: dict[str, Word] = {f"{p} {edge}": Word(f"{p} {edge}", f"{w.zh}{'开始' if edge == 'start' else '结束'}",
+                                                       f"the {edge} of {w.doc}")
+                                  for p, w in PHASES.items() for edge in ("start", "end")}
+
+# `skip STEP`: the spread steps a card may switch off on its owner's board.
+SKIPPABLE: dict[str, Word] = _index(
+    Word("contagion", "传染", "step 1: my infected residents infect no one"),
+    Word("dead_contagion", "死者传染", "step 2: my dead infect no one"),
+    Word("deaths", "死亡", "step 3: no severe case of mine dies"),
+    Word("worsening", "恶化", "step 4: no mild case of mine worsens"),
+)
 
 QUANTITIES: dict[str, Quantity] = _index(
     Quantity("new_mild", "新增轻症", "healthy residents infected in the contagion step", "floor(disease / 3)"),
@@ -178,6 +207,23 @@ PREDICATES: dict[str, Predicate] = _index(
     Predicate("unlocked", "已解锁", "the subject has unlocked stage K", "number"),
 )
 
+# Aggregates: read their expression for every player still in.
+AGGREGATES: dict[str, Word] = _index(
+    Word("highest", "最高值", "highest(EXPR): the largest value of EXPR among the players still in"),
+    Word("lowest", "最低值", "lowest(EXPR): the smallest value of EXPR among the players still in"),
+)
+# `count(…)`: how many players, or how many of the subject's played cards, satisfy a condition.
+COUNTABLE: dict[str, Word] = _index(
+    Word("player", "玩家", "count(player where COND): players still in for whom COND holds"),
+    Word("other player", "其他玩家", "count(other player where COND): the same, without the subject"),
+    Word("played", "已打出", "count(played where COND): the subject's played cards (not switched off) for which COND holds"),
+)
+# What `count(played where …)` can read of each card.
+CARD_VALUES: dict[str, Word] = _index(
+    Word("stage", "阶段", "the card's stage (1, 2 or 3)"),
+    Word("price", "价格", "the card's price (the first, for a repeatable card)"),
+)
+
 FUNCTIONS: dict[str, Word] = _index(
     Word("min", "最小值", "the smaller of two numbers"),
     Word("max", "最大值", "the larger of two numbers"),
@@ -195,6 +241,7 @@ SUPERLATIVES: dict[str, Word] = _index(
 SHIELDABLE: dict[str, Word] = _index(
     Word("hand", "手牌", "hand cards cannot be lost to others' cards, events or combos"),
     Word("money", "金钱", "money cannot be lost to others' cards, events or combos"),
+    *(Word(t.name, t.zh, f"{t.name} cannot be lowered by others' cards, events or combos") for t in TRACKS.values()),
 )
 
 SEALABLE: dict[str, Word] = _index(
@@ -223,7 +270,7 @@ KEYWORDS = (
     "on", "when", "once", "react", "modify", "by", "min", "shield", "seal", "let", "choose",
     "from", "to", "spend", "pay", "as", "draw", "stage", "keep", "unlock", "prevent", "if",
     "elif", "else", "each", "other", "player", "where", "with", "repeat", "may", "all", "any",
-    "up", "it", "and", "or", "not",
+    "up", "it", "and", "or", "not", "after", "skip", "count",
 )
 
 # Statement words in the grammar, with a line each for the docs.
@@ -240,7 +287,14 @@ STATEMENTS: dict[str, Word] = _index(
     Word("pay", "支付", "pay EXPR [as NAME] — a forced loss; NAME = the unpaid part"),
     Word("draw", "抽牌", "draw N from stage K [keep M] — the rest go to that stage's discard pile"),
     Word("unlock", "解锁", "unlock stage K — stages up to K"),
-    Word("prevent", "阻止", "cancel the death or overthrow about to happen (death/overthrown handlers)"),
+    Word("prevent", "阻止", "cancel what is about to happen (death, overthrown and event handlers)"),
+    Word("choose player", "选择玩家", "choose [other] player [where COND]: — the subject picks one player still in"),
+    Word("take", "拿取", "take AMOUNT WHAT [as NAME] — from the block's player to the enclosing subject"),
+    Word("give", "给予", "give AMOUNT WHAT [as NAME] — from the enclosing subject to the block's player"),
+    Word("discard", "弃牌", "discard AMOUNT cards [as NAME] — the subject picks which; NAME = how many"),
+    Word("may discard", "可以弃牌", "may discard AMOUNT cards: — with that many cards, the subject may discard them "
+                                    "and resolve the block"),
+    Word("after", "之后", "after N rounds: — the block runs at the start of the round N rounds from now"),
 )
 
 
@@ -283,6 +337,12 @@ def all_words() -> dict[str, list[str]]:
         "superlatives": list(SUPERLATIVES),
         "shieldable": list(SHIELDABLE),
         "sealable": list(SEALABLE),
+        "skippable": list(SKIPPABLE),
+        "aggregates": list(AGGREGATES),
+        "countable": list(COUNTABLE),
+        "card values": list(CARD_VALUES),
+        "transfers": list(TRANSFERS),
+        "react moments": list(REACT_MOMENTS),
         "card kinds": list(CARD_KINDS),
         "statements": list(STATEMENTS),
     }

@@ -24,7 +24,8 @@ class Card:
     price: tuple[int, ...] = ()     # policies: one price, or one per execution
     copies: int = 1
     score: int = 0                  # policies: endgame points
-    duration: str = "lasting"       # lasting | round
+    duration: str | int = "lasting"     # lasting | round | a number of rounds
+    counters: tuple[tuple[str, int], ...] = ()   # numbers kept on the card while it is in play: (name, start)
     switchable: bool = False
     file: str = ""
     line: int = 0

@@ -18,6 +18,9 @@ from rulekit.core.rules import Rules
 from rulekit.core.state import Cursor, Entry, GameState
 
 STRATEGIES = {1: (1, 1, 1), 2: (1, 1, 2), 3: (1, 2, 3)}
+# A trigger with a filter also sets off its handlers without one (`when reveal` hears `reveal mild`).
+WORDS = {w: (w, w.split(" ")[0]) for w in registry.TRIGGERS if " " in w}
+DEATH_WORDS = {B.HEALTHY: "death healthy", B.MILD: "death mild", B.SEVERE: "death severe"}
 # What can go wrong inside an effect's own work; a RuleViolation or a chooser's error passes through.
 EFFECT_FAILURES = (EffectError, ArithmeticError, RecursionError)
 SIGNED_QUANTITIES = frozenset(name for name, q in registry.QUANTITIES.items() if q.signed)
@@ -26,14 +29,16 @@ SIGNED_QUANTITIES = frozenset(name for name, q in registry.QUANTITIES.items() if
 class Frame:
     """One run of a handler: its card, owner, tableau entry, `it`, and whether it prevented something."""
 
-    __slots__ = ("card", "owner", "entry", "it", "prevented", "from_other")
+    __slots__ = ("card", "owner", "entry", "it", "prevented", "from_other", "skip")
 
-    def __init__(self, card, owner: int | None, entry: Entry | None = None, it: Any = None):
+    def __init__(self, card, owner: int | None, entry: Entry | None = None, it: Any = None,
+                 skip: frozenset[int] = frozenset()):
         self.card = card
         self.owner = owner
         self.entry = entry
         self.it = it
         self.prevented = False
+        self.skip = skip            # seats an event passes over (their `when event:` prevented it)
         # Effects of events and combos count as "other" for shields (docs/language.md, 'Shield').
         self.from_other = card is not None and card.kind in ("event", "combo")
 
@@ -41,7 +46,7 @@ class Frame:
 class Tables:
     """A seat's cards in play, indexed once per change of its tableau or advisor (not per question)."""
 
-    __slots__ = ("active", "on", "triggers", "modifiers", "shields", "sealed", "names", "played", "_fired")
+    __slots__ = ("active", "on", "triggers", "modifiers", "shields", "sealed", "skips", "names", "played", "_fired")
 
     def __init__(self, program, seat_state):
         self.active: list[tuple[Any, Entry | None]] = []      # (compiled card, entry), handler order
@@ -55,6 +60,7 @@ class Tables:
         self.modifiers: dict[str, list] = {}
         self._fired: dict[tuple[str, ...], tuple] = {}
         shields: set[str] = set()
+        skips: set[str] = set()
         self.sealed = False
         for position, (compiled, entry) in enumerate(self.active):
             for key, fn in compiled.on.items():
@@ -65,8 +71,10 @@ class Tables:
             for quantity, fn, floor in compiled.modifiers:
                 self.modifiers.setdefault(quantity, []).append((fn, floor, compiled.card, entry))
             shields.update(compiled.shields)
+            skips.update(compiled.skips)
             self.sealed = self.sealed or "border" in compiled.seals
         self.shields = frozenset(shields)
+        self.skips = frozenset(skips)     # spread steps that do nothing on this board
         self.names = frozenset(e.card.name for e in seat_state.tableau)   # one card per name, all entries
         # What `played("…")` finds: the ids and names of tableau cards not switched off.
         self.played = frozenset(x for e in seat_state.tableau if e.on for x in (e.card.id, e.card.name))
@@ -368,9 +376,9 @@ class Game:
 
     # ---- running effects -----------------------------------------------------------------------------------------
     def run_handler(self, fn: Callable, card, seat: int | None, entry: Entry | None = None, it=None,
-                    how: str = "") -> Frame:
+                    how: str = "", skip: frozenset[int] = frozenset(), values: dict | None = None) -> Frame:
         """Run one handler of a card; an error names the card, its line, the round and the seed."""
-        frame = Frame(card, seat, entry, it)
+        frame = Frame(card, seat, entry, it, skip)
         chain = self._chain
         chain.append(card)
         outer = self._deadline
@@ -382,7 +390,10 @@ class Game:
             if len(chain) > registry.MAX_TRIGGER_DEPTH:
                 raise EffectError("effects set each other off more than "
                                   f"{registry.MAX_TRIGGER_DEPTH} times in a row: {_chain_words(chain)}", card, 0)
-            fn(self.rt, frame)
+            if values is None:
+                fn(self.rt, frame)
+            else:
+                fn(self.rt, frame, values)
         except EFFECT_FAILURES as err:
             raise self.program.located(err, card, st) from None
         finally:
@@ -417,21 +428,26 @@ class Game:
             self.run_handler(fn, card, seat, entry, how="on " + key)
 
     def run_phase_handlers(self, phase: str, edge: str) -> None:
+        """The `on PHASE start/end` handlers of every player in turn order, then `react PHASE start/end` offers."""
         key = f"{phase} {edge}"
-        if self._on_index is not None and key not in self._on_index:
-            return
-        for s in self.in_order():
-            handlers = self._phase_handlers(key, s)
-            if handlers:
-                for fn, card, entry in handlers:
-                    self.run_handler(fn, card, s, entry, how="on " + key)
+        if self._on_index is None or key in self._on_index:
+            for s in self.in_order():
+                handlers = self._phase_handlers(key, s)
+                if handlers:
+                    for fn, card, entry in handlers:
+                        self.run_handler(fn, card, s, entry, how="on " + key)
+        if key in self.program.react_moments:
+            seats = self.state.seats
+            for s in self.in_order():
+                if seats[s].hand:
+                    self.offer_reactions(s, (key,), None)
 
     def fire(self, seat: int, word: str, it) -> bool:
         """Run `when`/`once when` handlers and offer reactions for a trigger; True if prevented."""
         p = self.state.seats[seat]
         if p.out:
             return False
-        words = (word, "reveal") if word.startswith("reveal ") else (word,)
+        words = WORDS.get(word) or (word,)
         prevented = False
         tables = self.tables(seat)
         if tables.triggers:
@@ -487,6 +503,8 @@ class Game:
             self.record("cell", cell=list(B.RC[i]), before=B.STATE_NAMES[old], after=B.STATE_NAMES[new], cause=cause)
         if old == B.MILD and new == B.HEALTHY:
             self.add_score(seat, 1, "cured")
+            if self.program.hears_cure:
+                self.fire(seat, "cure", i)
         elif new == B.DEAD and old in B.ALIVE:
             self.add_score(seat, -1, "death")
 
@@ -564,7 +582,7 @@ class Game:
 
     def kill_cell(self, i: int, cause: str) -> bool:
         """A resident dies unless a `death` handler prevents it; True when it died."""
-        if self.fire(self.geo.owner[i], "death", i):
+        if self.fire(self.geo.owner[i], DEATH_WORDS[self.state.board[i]], i):
             self.record("death_prevented", cell=list(B.RC[i]))
             return False
         self.set_cell(i, B.DEAD, cause)
@@ -660,6 +678,7 @@ class Game:
 
     def set_advisor(self, seat: int, card) -> None:
         self.state.seats[seat].advisor = card
+        self.state.seats[seat].advisor_counters = dict(card.counters)
         self.cards_changed(seat)
         self.record("advisor", seat=seat, card=card.id)
 

@@ -30,6 +30,8 @@ class Ask(enum.StrEnum):
     OFFER = "offer"          # card ids and None (the exchange)
     BID = "bid"              # whole numbers from 0
     ARRANGE = "arrange"      # Cells (where the planner places a tile whose front it has seen)
+    PLAYER = "player"        # seats (`choose player:`), 0 for P1
+    GIVE = "give"            # card ids (a card the subject gives away)
 
 
 class Cell(NamedTuple):

@@ -16,7 +16,7 @@ def unique_ids(cards) -> list[str]:
 class Entry:
     """A policy in a tableau: times executed, executed this round, on/off, spent."""
 
-    __slots__ = ("card", "uses", "last_round", "on", "spent", "played_round", "switched_round")
+    __slots__ = ("card", "uses", "last_round", "on", "spent", "played_round", "switched_round", "counters")
 
     def __init__(self, card, round_: int, uses: int = 1):
         self.card = card
@@ -26,6 +26,7 @@ class Entry:
         self.spent = False
         self.played_round = round_
         self.switched_round = 0
+        self.counters = dict(card.counters)     # the card's own numbers, kept while it is in play
 
     @property
     def active(self) -> bool:
@@ -35,6 +36,7 @@ class Entry:
         e = Entry.__new__(Entry)
         e.card, e.uses, e.last_round, e.on = self.card, self.uses, self.last_round, self.on
         e.spent, e.played_round, e.switched_round = self.spent, self.played_round, self.switched_round
+        e.counters = dict(self.counters)
         return e
 
 
@@ -43,7 +45,7 @@ class SeatState:
 
     __slots__ = ("seat", "medical", "disease", "policy", "score", "economy", "money", "hand", "tableau",
                  "advisor", "unlocked", "out", "out_reason", "once_fired", "combos_fired", "played_ids",
-                 "drawn_ids", "counts")
+                 "drawn_ids", "counts", "advisor_counters")
 
     def __init__(self, seat: int, start: dict[str, int]):
         self.seat = seat
@@ -64,6 +66,7 @@ class SeatState:
         self.played_ids: list[str] = []
         self.drawn_ids: list[str] = []
         self.counts = [0] * B.N_CODES           # cells of this seat's board by state, kept up to date
+        self.advisor_counters: dict[str, int] = {}
 
     @property
     def label(self) -> str:
@@ -84,6 +87,7 @@ class SeatState:
         s.played_ids = list(self.played_ids)
         s.drawn_ids = list(self.drawn_ids)
         s.counts = list(self.counts)
+        s.advisor_counters = dict(self.advisor_counters)
         return s
 
 
@@ -122,7 +126,7 @@ class GameState:
     __slots__ = ("players", "seed", "rng", "board", "fronts", "seats", "decks", "discards", "event_deck",
                  "history", "current_event", "last_event", "offers", "advisor_deck", "out_of_game", "round",
                  "phase", "over", "end_reason", "cursor", "events_drawn", "combos_log", "score_history",
-                 "steps", "questions", "board_version")
+                 "steps", "questions", "board_version", "scheduled")
 
     def __init__(self, players: int, seed: int, start: dict[str, int]):
         self.players = players
@@ -154,6 +158,9 @@ class GameState:
         self.steps = 0                # statements effects have run (the game's budget, registry.LIMITS)
         self.questions = 0            # questions effects have asked
         self.board_version = [0] * players   # bumped on every change of a seat's board
+        # `after N rounds:` blocks waiting for their round: (round, card id, block, owner, values);
+        # values holds the block's subject ("S") and the names it reads, as plain numbers
+        self.scheduled: list[tuple[int, str, str, int | None, dict]] = []
 
     def clone(self) -> GameState:
         """An exact, independent copy: played on with the same answers, it gives the same game."""
@@ -179,6 +186,7 @@ class GameState:
         g.score_history = list(self.score_history)
         g.steps, g.questions = self.steps, self.questions
         g.board_version = list(self.board_version)
+        g.scheduled = list(self.scheduled)
         return g
 
     # ---- JSON ------------------------------------------------------------------------------------
@@ -204,6 +212,7 @@ class GameState:
             "combos_log": [list(x) for x in self.combos_log],
             "score_history": [list(x) for x in self.score_history],
             "steps": self.steps, "questions": self.questions, "board_version": list(self.board_version),
+            "scheduled": [list(x) for x in self.scheduled],
         }
 
     @classmethod
@@ -231,6 +240,7 @@ class GameState:
         g.score_history = [tuple(x) for x in d["score_history"]]
         g.steps, g.questions = d["steps"], d["questions"]
         g.board_version = list(d["board_version"])
+        g.scheduled = [tuple(x) for x in d["scheduled"]]
         return g
 
 
@@ -239,10 +249,12 @@ def _seat_json(s: SeatState) -> dict:
         "seat": s.seat, **{t: getattr(s, t) for t in TRACK_FIELDS},
         "hand": [c.id for c in s.hand],
         "tableau": [{"card": e.card.id, "uses": e.uses, "last_round": e.last_round, "on": e.on, "spent": e.spent,
-                     "played_round": e.played_round, "switched_round": e.switched_round} for e in s.tableau],
+                     "played_round": e.played_round, "switched_round": e.switched_round,
+                     "counters": dict(e.counters)} for e in s.tableau],
         "advisor": s.advisor.id if s.advisor else None, "unlocked": s.unlocked, "out": s.out,
         "out_reason": s.out_reason, "once_fired": sorted(s.once_fired), "combos_fired": sorted(s.combos_fired),
         "played_ids": list(s.played_ids), "drawn_ids": list(s.drawn_ids), "counts": list(s.counts),
+        "advisor_counters": dict(s.advisor_counters),
     }
 
 
@@ -257,12 +269,14 @@ def _seat_from(d: dict, content) -> SeatState:
         entry = Entry(_card(content, e["card"]), e["played_round"], e["uses"])
         entry.last_round, entry.on, entry.spent = e["last_round"], e["on"], e["spent"]
         entry.switched_round = e["switched_round"]
+        entry.counters = dict(e["counters"])
         s.tableau.append(entry)
     s.advisor = _card(content, d["advisor"]) if d["advisor"] else None
     s.unlocked, s.out, s.out_reason = d["unlocked"], d["out"], d["out_reason"]
     s.once_fired, s.combos_fired = set(d["once_fired"]), set(d["combos_fired"])
     s.played_ids, s.drawn_ids = list(d["played_ids"]), list(d["drawn_ids"])
     s.counts = list(d["counts"])
+    s.advisor_counters = dict(d["advisor_counters"])
     return s
 
 

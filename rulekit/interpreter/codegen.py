@@ -36,6 +36,9 @@ class _Gen:
         self.card = card
         self.out: list[tuple[int, str, int]] = []      # (indent, text, effect line)
         self.scopes: list[dict[str, str]] = []
+        self.subjects: list[str] = []                  # the subject of each player block we are in
+        self.counters = {name for name, _ in getattr(card, "counters", ())}
+        self.later: list[tuple[str, tuple, list[tuple[str, str]], int]] = []   # `after` blocks still to write
         self.n = 0
 
     def fresh(self, prefix: str) -> str:
@@ -49,12 +52,35 @@ class _Gen:
     def handler(self, name: str, body, line: int) -> None:
         self.emit(0, f"def {name}(rt, f):", line)
         self.emit(1, "S0 = f.owner", line)
+        self.emit(1, "O = f.owner", line)
         self.emit(1, "E = f.entry", line)
+        self.subjects = ["S0"]
         self.block(body, 1, "S0", line)
+        self.write_later()
+
+    def write_later(self) -> None:
+        """Each `after N rounds:` block as a function of its own, run by the core when its round comes:
+        (rt, frame, values) — values holds its subject and the names it can read, as they were."""
+        while self.later:
+            name, body, visible, line = self.later.pop(0)
+            self.emit(0, f"def {name}(rt, f, V):", line)
+            self.emit(1, "S0 = V['S']", line)
+            self.emit(1, "O = f.owner", line)
+            self.emit(1, "E = f.entry", line)
+            scope = {}
+            for source, var in visible:
+                self.emit(1, f"{var} = V[{var!r}]", line)
+                scope[source] = var
+            self.scopes = [scope]
+            self.subjects = ["S0"]
+            self.block(body, 1, "S0", line)
+            self.scopes = []
 
     def expression(self, name: str, expr, line: int) -> None:
         """A modifier's amount or a condition: a function of (rt, subject seat, tableau entry)."""
         self.emit(0, f"def {name}(rt, S0, E):", line)
+        self.emit(1, "f = None", line)
+        self.emit(1, "O = S0", line)
         self.scopes.append({})
         self.emit(1, f"return {self.expr(expr, 'S0')}", line)
         self.scopes.pop()
@@ -79,7 +105,11 @@ class _Gen:
         return None
 
     def s_TrackChange(self, st: ast.TrackChange, i: int, s: str) -> None:
-        self.emit(i, f"rt.change(f, {s}, {st.track!r}, {st.op!r}, {self.expr(st.expr, s)})", st.pos.line)
+        value = self.expr(st.expr, s)
+        if st.track in self.counters:
+            self.emit(i, f"rt.change_counter(f, {st.track!r}, {st.op!r}, {value})", st.pos.line)
+            return
+        self.emit(i, f"rt.change(f, {s}, {st.track!r}, {st.op!r}, {value})", st.pos.line)
 
     def s_Let(self, st: ast.Let, i: int, s: str) -> None:
         value = self.expr(st.expr, s)
@@ -93,21 +123,60 @@ class _Gen:
             self.emit(i, "else:", st.pos.line)
             self.block(st.orelse, i + 1, s, st.pos.line)
 
+    def player_block(self, body, i: int, sub: str, line: int) -> None:
+        self.subjects.append(sub)
+        self.block(body, i, sub, line)
+        self.subjects.pop()
+
     def s_EachPlayer(self, st: ast.EachPlayer, i: int, s: str) -> None:
         sub = self.fresh("S")
-        self.emit(i, f"for {sub} in rt.each_player({s}, {st.other!r}):", st.pos.line)
+        self.emit(i, f"for {sub} in rt.each_player(f, {s}, {st.other!r}):", st.pos.line)
         if st.where is not None:
             self.emit(i + 1, f"if {self.expr(st.where, sub)}:", st.where.pos.line)
-            self.block(st.body, i + 2, sub, st.pos.line)
+            self.player_block(st.body, i + 2, sub, st.pos.line)
         else:
-            self.block(st.body, i + 1, sub, st.pos.line)
+            self.player_block(st.body, i + 1, sub, st.pos.line)
 
     def s_PlayerWith(self, st: ast.PlayerWith, i: int, s: str) -> None:
         sub, key = self.fresh("S"), self.fresh("K")
         self.emit(i, f"def {key}({sub}):", st.pos.line)
         self.emit(i + 1, f"return {self.expr(st.expr, sub)}", st.expr.pos.line)
-        self.emit(i, f"for {sub} in rt.players_with({st.which!r}, {key}):", st.pos.line)
-        self.block(st.body, i + 1, sub, st.pos.line)
+        self.emit(i, f"for {sub} in rt.players_with(f, {st.which!r}, {key}):", st.pos.line)
+        self.player_block(st.body, i + 1, sub, st.pos.line)
+
+    def s_ChoosePlayer(self, st: ast.ChoosePlayer, i: int, s: str) -> None:
+        sub = self.fresh("S")
+        where = "None"
+        if st.where is not None:
+            where = self.fresh("W")
+            self.emit(i, f"def {where}({sub}):", st.pos.line)
+            self.emit(i + 1, f"return {self.expr(st.where, sub)}", st.where.pos.line)
+        self.emit(i, f"{sub} = rt.choose_player(f, {s}, {st.other!r}, {where})", st.pos.line)
+        self.emit(i, f"if {sub} is not None:", st.pos.line)
+        self.player_block(st.body, i + 1, sub, st.pos.line)
+
+    def s_Transfer(self, st: ast.Transfer, i: int, s: str) -> None:
+        block_player, enclosing = self.subjects[-1], self.subjects[-2]
+        src, dst = (block_player, enclosing) if st.direction == "take" else (enclosing, block_player)
+        n = self.expr(st.amount.expr, s) if st.amount.expr is not None else "None"
+        call = f"rt.transfer(f, {st.direction!r}, {src}, {dst}, {st.what!r}, {st.amount.mode!r}, {n})"
+        self.emit(i, f"{self.bind(st.as_name)} = {call}" if st.as_name else call, st.pos.line)
+
+    def s_Discard(self, st: ast.Discard, i: int, s: str) -> None:
+        n = self.expr(st.amount.expr, s) if st.amount.expr is not None else "None"
+        call = f"rt.discard(f, {s}, {st.amount.mode!r}, {n})"
+        self.emit(i, f"{self.bind(st.as_name)} = {call}" if st.as_name else call, st.pos.line)
+
+    def s_MayDiscard(self, st: ast.MayDiscard, i: int, s: str) -> None:
+        self.emit(i, f"if rt.may_discard(f, {s}, {self.expr(st.amount, s)}):", st.pos.line)
+        self.block(st.body, i + 1, s, st.pos.line)
+
+    def s_After(self, st: ast.After, i: int, s: str) -> None:
+        name = after_name(st)
+        visible = [(source, var) for scope in self.scopes for source, var in scope.items()]
+        values = "{" + ", ".join(f"{var!r}: {var}" for _, var in visible) + "}"
+        self.emit(i, f"rt.after(f, {s}, {self.expr(st.count, s)}, {name!r}, {values})", st.pos.line)
+        self.later.append((name, st.body, visible, st.pos.line))
 
     def s_Repeat(self, st: ast.Repeat, i: int, s: str) -> None:
         self.emit(i, f"for _ in rt.repeat({self.expr(st.count, s)}):", st.pos.line)
@@ -139,6 +208,8 @@ class _Gen:
             call = f"rt.reveal(f, {s}, {mode!r}, {n})"
         elif st.verb == "arrange":
             call = f"rt.arrange(f, {s}, {n})"
+        elif st.verb == "move":
+            call = f"rt.move(f, {s}, {mode!r}, {n}, {st.kind!r})"
         else:
             call = f"rt.board_verb(f, {s}, {st.verb!r}, {mode!r}, {n}, {st.kind!r})"
         self.emit(i, f"{self.bind(st.as_name)} = {call}" if st.as_name else call, st.pos.line)
@@ -173,6 +244,8 @@ class _Gen:
         var = self.lookup(e.name)
         if var is not None:
             return var
+        if e.name in self.counters:
+            return f"rt.counter(E, O, {e.name!r})"
         if e.name in registry.SETTABLE:
             return f"rt.track({s}, {e.name!r})"
         if e.name in registry.COUNTS:
@@ -199,8 +272,11 @@ class _Gen:
         return f"({self.expr(e.left, s)} {e.op} {self.expr(e.right, s)})"
 
     def e_Call(self, e: ast.Call, s: str) -> str:
-        args = [self.expr(a, s) for a in e.args]
         f = e.func
+        if f in registry.AGGREGATES:
+            sub = self.fresh("S")
+            return f"rt.{f}(f, lambda {sub}: {self.expr(e.args[0], sub)})"
+        args = [self.expr(a, s) for a in e.args]
         if f in ("min", "max", "abs"):
             return f"{f}({', '.join(args)})"
         if f == "played":
@@ -213,16 +289,33 @@ class _Gen:
             return f"rt.is_unlocked({s}, {args[0]})"
         raise ValueError(f"unknown function {f}")
 
+    def e_CountOf(self, e: ast.CountOf, s: str) -> str:
+        if e.what == "played":
+            card = self.fresh("C")
+            if e.where is None:
+                return f"len(rt.played_cards({s}))"
+            self.scopes.append({"stage": f"{card}.stage", "price": f"({card}.price[0] if {card}.price else 0)"})
+            cond = self.expr(e.where, s)
+            self.scopes.pop()
+            return f"sum(1 for {card} in rt.played_cards({s}) if {cond})"
+        sub = self.fresh("S")
+        where = f"(lambda {sub}: {self.expr(e.where, sub)})" if e.where is not None else "None"
+        return f"rt.count_players(f, {s}, {e.what == 'other player'!r}, {where})"
+
     # ---- the module ----------------------------------------------------------------------------------------
     def compile(self) -> CardCode:
         filename = f"<rulekit {self.card.id}>"
         text = [("    " * indent) + line for indent, line, _ in self.out]
         source = "\n".join(text) + "\n"
-        namespace: dict = {"num": num, "__builtins__": {"min": min, "max": max, "abs": abs}}
+        namespace: dict = {"num": num, "__builtins__": {"min": min, "max": max, "abs": abs, "sum": sum, "len": len}}
         exec(compile(source, filename, "exec"), namespace)
-        functions = {k: v for k, v in namespace.items() if callable(v) and k != "num"
-                     and k not in ("min", "max", "abs")}
+        functions = {k: v for k, v in namespace.items() if callable(v) and k != "num"}
         return CardCode(source, tuple(line for _, _, line in self.out), filename, functions)
+
+
+def after_name(st: ast.After) -> str:
+    """The name an `after` block is kept under (the same in both evaluators): where it is written."""
+    return f"after_{st.pos.line}_{st.pos.col}"
 
 
 def generate(card, handlers, modifiers, condition) -> CardCode:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rulekit import registry
 from rulekit.core.errors import EffectError
 from rulekit.interpreter import codegen, reference
 from rulekit.language import ast
@@ -31,6 +32,8 @@ class CompiledCard:
     seals: tuple[str, ...] = ()
     condition: Callable | None = None                              # combos: `when:`
     playable: bool = True                                          # False when only `react` handlers
+    skips: tuple[str, ...] = ()                                    # `skip STEP`
+    later: dict[str, Callable] = field(default_factory=dict)      # `after N rounds:` blocks by name
     code: codegen.CardCode | None = None                           # the generated module (compiled evaluator)
 
 
@@ -50,10 +53,12 @@ def compile_card(card, evaluator: str) -> CompiledCard:
         hfn = [fns[f"h{k}"] for k in range(len(handlers))]
         mfn = [fns[f"m{k}"] for k in range(len(modifiers))]
         out.condition = fns.get("c")
+        out.later = {k: v for k, v in fns.items() if k.startswith("after_")}
     else:
-        hfn = [reference.handler(h.body) for h in handlers]
-        mfn = [reference.expression(m.expr) for m in modifiers]
+        hfn = [reference.handler(h.body, card) for h in handlers]
+        mfn = [reference.expression(m.expr, card) for m in modifiers]
         out.condition = reference.expression(card.when) if card.when is not None else None
+        out.later = {codegen.after_name(a): reference.later(a.body, card) for a in afters(handlers)}
     for n, (h, fn) in enumerate(zip(handlers, hfn)):
         if h.form == "on":
             out.on[handler_key(h)] = fn
@@ -68,8 +73,28 @@ def compile_card(card, evaluator: str) -> CompiledCard:
                 out.shields += tuple(t for t, _ in item.targets)
             elif isinstance(item, ast.Seal):
                 out.seals += (item.target,)
-    out.playable = bool(out.on or out.triggers or out.modifiers or out.shields or out.seals) or not out.react
+            elif isinstance(item, ast.Skip):
+                out.skips += (item.step,)
+    out.playable = bool(out.on or out.triggers or out.modifiers or out.shields or out.seals or out.skips) \
+        or not out.react
     return out
+
+
+def afters(stmts_or_handlers) -> list[ast.After]:
+    """Every `after` block in handlers or statements, nested ones included."""
+    found: list[ast.After] = []
+    stack = [x.body if isinstance(x, ast.Handler) else (x,) for x in stmts_or_handlers]
+    while stack:
+        for s in stack.pop():
+            if isinstance(s, ast.After):
+                found.append(s)
+            if isinstance(s, ast.If):
+                stack.extend(body for _, body in s.branches)
+                if s.orelse:
+                    stack.append(s.orelse)
+            elif hasattr(s, "body"):
+                stack.append(s.body)
+    return found
 
 
 class Program:
@@ -80,6 +105,10 @@ class Program:
         self.evaluator = evaluator
         self.cards: dict[str, CompiledCard] = {c.id: compile_card(c, evaluator) for c in content.cards}
         self.reactive = frozenset(cid for cid, c in self.cards.items() if c.react)
+        # What the core must listen for at all: it skips the work when no card of the content does.
+        self.react_moments = frozenset(w for c in self.cards.values() for w in c.react if w in registry.REACT_MOMENTS)
+        self.hears_cure = any("cure" in c.triggers or "cure" in c.react for c in self.cards.values())
+        self.hears_event = any("event" in c.triggers for c in self.cards.values())
         chosen = combos if combos is not None else content.of_kind("combo")
         self.combos = tuple(sorted(chosen, key=lambda c: c.id))
         self.unlock: dict[str, tuple[Callable, str, int]] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rulekit import registry
 from rulekit.core.errors import EffectError
+from rulekit.interpreter.codegen import after_name
 from rulekit.interpreter.runtime import num
 from rulekit.language import ast
 
@@ -14,13 +15,22 @@ _CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: 
 class Walk:
     """One run of a handler (or one expression) by walking its tree; `env` holds let/choose/as names."""
 
-    __slots__ = ("rt", "f", "entry", "env")
+    __slots__ = ("rt", "f", "entry", "owner", "env", "subjects", "card_values", "counter_names")
 
-    def __init__(self, rt, f, entry):
+    def __init__(self, rt, f, entry, owner, counter_names=frozenset()):
         self.rt = rt
         self.f = f
         self.entry = entry
+        self.owner = owner
+        self.counter_names = counter_names  # the numbers kept on this card (`counters:`)
         self.env: dict[str, object] = {}
+        self.subjects: list = []            # the subject of each player block we are in
+        self.card_values = None             # the card `count(played where …)` is reading
+
+    def players(self, body, seat) -> None:
+        self.subjects.append(seat)
+        self.block(body, seat)
+        self.subjects.pop()
 
     def block(self, stmts, s) -> None:
         self.rt.tick(len(stmts))
@@ -38,7 +48,10 @@ class Walk:
     def stmt(self, st, s) -> None:
         rt, f, ev = self.rt, self.f, self.value
         if isinstance(st, ast.TrackChange):
-            rt.change(f, s, st.track, st.op, ev(st.expr, s))
+            if st.track in self.counter_names:
+                rt.change_counter(f, st.track, st.op, ev(st.expr, s))
+            else:
+                rt.change(f, s, st.track, st.op, ev(st.expr, s))
         elif isinstance(st, ast.Let):
             self.env[st.name] = ev(st.expr, s)
         elif isinstance(st, ast.If):
@@ -49,12 +62,34 @@ class Walk:
             if st.orelse is not None:
                 self.block(st.orelse, s)
         elif isinstance(st, ast.EachPlayer):
-            for seat in rt.each_player(s, st.other):
+            for seat in rt.each_player(f, s, st.other):
                 if st.where is None or ev(st.where, seat):
-                    self.block(st.body, seat)
+                    self.players(st.body, seat)
         elif isinstance(st, ast.PlayerWith):
-            for seat in rt.players_with(st.which, lambda x: ev(st.expr, x)):
-                self.block(st.body, seat)
+            for seat in rt.players_with(f, st.which, lambda x: ev(st.expr, x)):
+                self.players(st.body, seat)
+        elif isinstance(st, ast.ChoosePlayer):
+            where = (lambda x: ev(st.where, x)) if st.where is not None else None
+            seat = rt.choose_player(f, s, st.other, where)
+            if seat is not None:
+                self.players(st.body, seat)
+        elif isinstance(st, ast.Transfer):
+            inner, outer = self.subjects[-1], self.subjects[-2]
+            src, dst = (inner, outer) if st.direction == "take" else (outer, inner)
+            n = ev(st.amount.expr, s) if st.amount.expr is not None else None
+            left = rt.transfer(f, st.direction, src, dst, st.what, st.amount.mode, n)
+            if st.as_name:
+                self.env[st.as_name] = left
+        elif isinstance(st, ast.Discard):
+            n = ev(st.amount.expr, s) if st.amount.expr is not None else None
+            done = rt.discard(f, s, st.amount.mode, n)
+            if st.as_name:
+                self.env[st.as_name] = done
+        elif isinstance(st, ast.MayDiscard):
+            if rt.may_discard(f, s, ev(st.amount, s)):
+                self.block(st.body, s)
+        elif isinstance(st, ast.After):
+            rt.after(f, s, ev(st.count, s), after_name(st), dict(self.env))
         elif isinstance(st, ast.Repeat):
             for _ in rt.repeat(ev(st.count, s)):
                 self.block(st.body, s)
@@ -78,6 +113,8 @@ class Walk:
                 done = rt.reveal(f, s, st.amount.mode, n)
             elif st.verb == "arrange":
                 done = rt.arrange(f, s, n)
+            elif st.verb == "move":
+                done = rt.move(f, s, st.amount.mode, n, st.kind)
             else:
                 done = rt.board_verb(f, s, st.verb, st.amount.mode, n, st.kind)
             if st.as_name:
@@ -103,7 +140,13 @@ class Walk:
         if isinstance(e, ast.Name):
             if e.name in self.env:
                 return self.env[e.name]
+            if self.card_values is not None and e.name in self.card_values:
+                return self.card_values[e.name]
+            if e.name in self.counter_names:
+                return rt.counter(self.entry, self.owner, e.name)
             return self.name(e.name, s)
+        if isinstance(e, ast.CountOf):
+            return self.count_of(e, s)
         if isinstance(e, ast.Neg):
             return -self.value(e.operand, s)
         if isinstance(e, ast.Not):
@@ -120,6 +163,9 @@ class Walk:
                 return self.value(e.left, s) and self.value(e.right, s)
             return self.value(e.left, s) or self.value(e.right, s)
         if isinstance(e, ast.Call):
+            if e.func in registry.AGGREGATES:
+                agg = rt.highest if e.func == "highest" else rt.lowest
+                return agg(self.f, lambda x: self.value(e.args[0], x))
             args = [self.value(a, s) for a in e.args]
             if e.func in ("min", "max"):
                 return (min if e.func == "min" else max)(args)
@@ -133,6 +179,21 @@ class Walk:
                 return rt.happened(args[0])
             return rt.is_unlocked(s, args[0])
         raise AssertionError(type(e).__name__)  # pragma: no cover
+
+    def count_of(self, e: ast.CountOf, s):
+        rt = self.rt
+        if e.what == "played":
+            cards = rt.played_cards(s)
+            if e.where is None:
+                return len(cards)
+            outer, n = self.card_values, 0
+            for card in cards:
+                self.card_values = {"stage": card.stage, "price": card.price[0] if card.price else 0}
+                n += bool(self.value(e.where, s))
+            self.card_values = outer
+            return n
+        where = (lambda x: self.value(e.where, x)) if e.where is not None else None
+        return rt.count_players(self.f, s, e.what == "other player", where)
 
     def name(self, name: str, s):
         rt = self.rt
@@ -155,19 +216,37 @@ _ARITH = {ZeroDivisionError: "division by zero", OverflowError: "a number too la
           RecursionError: "effects nested too deeply"}
 
 
-def handler(body):
+def _counters(card) -> frozenset[str]:
+    return frozenset(name for name, _ in getattr(card, "counters", ()))
+
+
+def handler(body, card):
     """A handler as a function of (rt, f), like a generated one."""
+    names = _counters(card)
 
     def run(rt, f):
-        Walk(rt, f, f.entry).block(body, f.owner)
+        Walk(rt, f, f.entry, f.owner, names).players(body, f.owner)
 
     return run
 
 
-def expression(expr):
+def later(body, card):
+    """An `after` block as a function of (rt, f, values), like a generated one."""
+    names = _counters(card)
+
+    def run(rt, f, values):
+        walk = Walk(rt, f, f.entry, f.owner, names)
+        walk.env.update((k, v) for k, v in values.items() if k != "S")
+        walk.players(body, values["S"])
+
+    return run
+
+
+def expression(expr, card=None):
     """A modifier's amount or a condition as a function of (rt, seat, entry), like a generated one."""
+    names = _counters(card)
 
     def run(rt, seat, entry):
-        return Walk(rt, None, entry).value(expr, seat)
+        return Walk(rt, None, entry, seat, names).value(expr, seat)
 
     return run

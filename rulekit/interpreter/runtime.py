@@ -10,7 +10,7 @@ from __future__ import annotations
 from rulekit import registry
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError
-from rulekit.core.questions import Ask
+from rulekit.core.questions import CELLS, Ask
 from rulekit.core.state import unique_ids
 
 VERB_TARGET = {"cure": B.HEALTHY, "treat": B.MILD, "infect": B.MILD, "worsen": B.SEVERE,
@@ -23,7 +23,9 @@ MAX_NUMBER = registry.MAX_NUMBER
 # The names of the runtime that generated code may use (as Jinja's runtime `exported`).
 EXPORTED = ("num", "tick", "change", "pay", "spend", "may", "may_pay", "choose", "board_verb", "reveal",
             "arrange", "verb_it", "draw", "unlock", "each_player", "players_with", "repeat", "track", "count",
-            "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked")
+            "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked",
+            "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
+            "change_counter", "after", "transfer", "discard", "may_discard", "move")
 
 
 def num(v: int) -> int:
@@ -105,13 +107,13 @@ class Runtime:
         return self._seat(s).unlocked >= k
 
     # ---- players -------------------------------------------------------------------------------------
-    def each_player(self, s, other: bool) -> tuple[int, ...]:
-        order = self.g.in_order()
+    def each_player(self, f, s, other: bool) -> tuple[int, ...]:
+        order = self.players(f)
         return tuple(x for x in order if x != s) if other else order
 
-    def players_with(self, which: str, key) -> list[int]:
+    def players_with(self, f, which: str, key) -> list[int]:
         """Every player still in whose value of `key` is the highest (lowest, most, fewest)."""
-        seats = self.g.in_order()
+        seats = self.players(f)
         if not seats:
             return []
         values = [(s, key(s)) for s in seats]
@@ -127,8 +129,8 @@ class Runtime:
         # Both sides are within the number limit; the track's range then clamps the sum.
         new = cur + value if op == "+=" else cur - value if op == "-=" else value
         g = self.g
-        if track == "money" and new < cur and g.shielded(s, "money", f):
-            g.record("shielded", seat=s, what="money", card=f.card.id)
+        if new < cur and g.shielded(s, track, f):
+            g.record("shielded", seat=s, what=track, card=f.card.id)
             return
         g.set_track(s, track, new, f.card.id)
 
@@ -237,8 +239,6 @@ class Runtime:
         fronts = [st.fronts[i] for i in seen]
         rest = [st.fronts[i] for i in cells if i not in seen]
         free = list(cells)
-        from rulekit.core.questions import CELLS
-
         for front in fronts:
             name = "infected" if front else "healthy"
             c = g.effect_ask(s, Ask.ARRANGE, [CELLS[i] for i in free], card=f.card,
@@ -284,3 +284,157 @@ class Runtime:
         if k not in (1, 2, 3):
             raise EffectError(f"there is no stage {k} to unlock")
         self.g.set_unlocked(s, k)
+
+    # ---- players, chosen and counted -------------------------------------------------------------------
+    def players(self, f) -> tuple[int, ...]:
+        """The players an effect visits: those still in, in turn order, less any an event passes over."""
+        order = self.g.in_order()
+        if f is not None and f.skip:
+            return tuple(s for s in order if s not in f.skip)
+        return order
+
+    def choose_player(self, f, s, other: bool, where) -> int | None:
+        """`choose [other] player [where COND]:` — the subject picks one (None when no one qualifies)."""
+        self._seat(s)
+        seats = tuple(x for x in self.players(f) if not (other and x == s) and (where is None or where(x)))
+        if not seats:
+            return None
+        return self.g.effect_ask(s, Ask.PLAYER, seats, card=f.card, text="choose a player")
+
+    def highest(self, f, key) -> int:
+        values = [key(s) for s in self.players(f)]
+        return max(values) if values else 0
+
+    def lowest(self, f, key) -> int:
+        values = [key(s) for s in self.players(f)]
+        return min(values) if values else 0
+
+    def count_players(self, f, s, other: bool, where) -> int:
+        return sum(1 for x in self.players(f) if not (other and x == s) and (where is None or where(x)))
+
+    def played_cards(self, s) -> list:
+        """The subject's played cards for `count(played …)`: in the tableau and not switched off."""
+        return [e.card for e in self._seat(s).tableau if e.on]
+
+    # ---- numbers kept on a card ------------------------------------------------------------------------------
+    def _counters(self, entry, owner) -> dict:
+        if entry is not None:
+            return entry.counters
+        return self._seat(owner).advisor_counters
+
+    def counter(self, entry, owner, name: str) -> int:
+        return self._counters(entry, owner)[name]
+
+    def change_counter(self, f, name: str, op: str, value: int) -> None:
+        counters = self._counters(f.entry, f.owner)
+        cur = counters[name]
+        counters[name] = num(cur + value if op == "+=" else cur - value if op == "-=" else value)
+
+    # ---- time -------------------------------------------------------------------------------------------------
+    def after(self, f, s, n: int, block: str, values: dict) -> None:
+        """`after N rounds:` — keep the block (and the numbers it reads) for the start of round now + N."""
+        if n < 1:
+            raise EffectError(f"after {n} rounds: the block needs 1 round or more")
+        st = self.st
+        st.scheduled.append((st.round + n, f.card.id, block, f.owner, {**values, "S": s}))
+
+    # ---- moving things between players -------------------------------------------------------------------------
+    def transfer(self, f, direction: str, src, dst, what: str, mode: str, n) -> int:
+        """`take`/`give`: move up to the amount from src to dst; the part that could not be moved is returned."""
+        g = self.g
+        p, q = self._seat(src), self._seat(dst)
+        if n is not None and n < 0:
+            raise EffectError(f"a count gone negative: {direction} {n} {what}")
+        cards = what in registry.HAND_WORDS
+        # A loss the giver did not choose (another's card, an event, a combo) is stopped by its shield.
+        forced = g.shielded(src, "hand" if cards else what, f)
+        if cards:
+            want = len(p.hand) if mode == "all" else n
+            if forced:
+                g.record("shielded", seat=src, what="hand", card=f.card.id)
+                return want
+            moved = 0
+            for _ in range(min(want, len(p.hand))):
+                if direction == "take":
+                    card = p.hand.pop(self.st.rng.randrange(len(p.hand)))
+                else:
+                    ref = g.effect_ask(src, Ask.GIVE, unique_ids(p.hand), card=f.card, text=f"give a card to P{dst + 1}")
+                    card = g.take_from_hand(src, ref)
+                q.hand.append(card)
+                g.record("given", seat=src, to=dst, card=card.id)
+                moved += 1
+            return want - moved
+        lo, hi, _ = g.rules.bound(what)
+        have, room = getattr(p, what) - lo, hi - getattr(q, what)
+        want = max(0, have) if mode == "all" else n
+        if forced:
+            g.record("shielded", seat=src, what=what, card=f.card.id)
+            return want
+        moved = max(0, min(want, have, room))
+        if moved:
+            g.set_track(src, what, getattr(p, what) - moved, f.card.id)
+            g.set_track(dst, what, getattr(q, what) + moved, f.card.id)
+        return want - moved
+
+    # ---- hands --------------------------------------------------------------------------------------------------
+    def discard(self, f, s, mode: str, n) -> int:
+        """`discard AMOUNT cards`: the subject picks which; how many were discarded."""
+        p = self._seat(s)
+        g = self.g
+        x = self._amount(f, s, mode, n, len(p.hand), "cards")
+        if x <= 0:
+            return 0
+        if g.shielded(s, "hand", f):
+            g.record("shielded", seat=s, what="hand", card=f.card.id)
+            return 0
+        done = 0
+        for _ in range(min(x, len(p.hand))):
+            ref = g.effect_ask(s, Ask.DISCARD, unique_ids(p.hand), card=f.card, text="discard a card")
+            g.discard_card(g.take_from_hand(s, ref))
+            done += 1
+        return done
+
+    def may_discard(self, f, s, n: int) -> bool:
+        """`may discard N cards:` — a cost the subject may choose to pay with cards from hand."""
+        p = self._seat(s)
+        if n < 0:
+            raise EffectError(f"a count gone negative: may discard {n} cards")
+        if len(p.hand) < n:
+            return False
+        g = self.g
+        if not g.effect_ask(s, Ask.MAY, (True, False), card=f.card, text=f"discard {n} cards?"):
+            return False
+        for _ in range(n):
+            ref = g.effect_ask(s, Ask.DISCARD, unique_ids(p.hand), card=f.card, text="discard a card")
+            g.discard_card(g.take_from_hand(s, ref))
+        return True
+
+    # ---- moving residents ---------------------------------------------------------------------------------------
+    def move(self, f, s, mode: str, n, kind: str) -> int:
+        """`move AMOUNT KIND`: residents to empty cells of the same board, the subject picking which and where."""
+        self._seat(s)
+        g = self.g
+        cells = g.cells(s, KIND_CODES[kind])
+        if not g.cells(s, (B.EMPTY,)):
+            return 0
+        x = self._amount(f, s, mode, n, len(cells), kind)
+        moved_to: list[int] = []
+        for _ in range(x):
+            left = [i for i in g.cells(s, KIND_CODES[kind]) if i not in moved_to]
+            empties = g.cells(s, (B.EMPTY,))
+            if not left or not empties:
+                break
+            a = self._pick(f, s, left, f"move which {kind}?")
+            b = self._pick(f, s, empties, "move it to which empty cell?")
+            state = g.state.board[a]
+            cause = f.card.id
+            g.set_cell(a, B.EMPTY, cause)
+            g.set_cell(b, state, cause)
+            moved_to.append(b)
+        return len(moved_to)
+
+    def _pick(self, f, s, cells: list[int], text: str) -> int:
+        if len(cells) == 1:
+            return cells[0]
+        c = self.g.effect_ask(s, Ask.CELL, [CELLS[i] for i in cells], card=f.card, text=text)
+        return c.row * B.SIZE + c.col

@@ -78,11 +78,20 @@ class BoolOp(Node):
 
 @dataclass(frozen=True)
 class Call(Node):
-    func: str
+    func: str               # min max abs, the predicates, and highest/lowest (the argument read for every player)
     args: tuple["Expr", ...]
 
 
-Expr = Num | Str | Name | It | Neg | Not | BinOp | Compare | BoolOp | Call
+@dataclass(frozen=True)
+class CountOf(Node):
+    """`count(player where COND)`, `count(other player where COND)` or `count(played where COND)`."""
+
+    what: str               # 'player' | 'other player' | 'played' (or an unknown word, for the checker)
+    where: "Expr | None"
+    what_pos: Pos
+
+
+Expr = Num | Str | Name | It | Neg | Not | BinOp | Compare | BoolOp | Call | CountOf
 
 
 # ---- statements --------------------------------------------------------------
@@ -200,8 +209,61 @@ class Prevent(Node):
     pass
 
 
+@dataclass(frozen=True)
+class ChoosePlayer(Node):
+    """`choose [other] player [where COND]:` — the subject picks one player still in, who is the block's subject."""
+
+    other: bool
+    where: Expr | None
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True)
+class Transfer(Node):
+    """`take AMOUNT WHAT` / `give AMOUNT WHAT` inside a player block: between the block's player and the
+    enclosing subject. WHAT is a track, `money` or `cards`."""
+
+    direction: str          # 'take' | 'give'
+    amount: Amount
+    what: str
+    as_name: str | None
+    verb_pos: Pos
+    what_pos: Pos
+    as_pos: Pos = NOPOS
+
+
+@dataclass(frozen=True)
+class Discard(Node):
+    """`discard AMOUNT cards [as NAME]`: the subject picks which; NAME = how many were discarded."""
+
+    amount: Amount
+    as_name: str | None
+    what_pos: Pos
+    as_pos: Pos = NOPOS
+
+
+@dataclass(frozen=True)
+class MayDiscard(Node):
+    """`may discard AMOUNT cards:` — a cost like `may pay`: with that many cards, the subject may discard
+    them (its choice which) and resolve the block."""
+
+    amount: Expr
+    body: tuple["Stmt", ...]
+    what_pos: Pos
+
+
+@dataclass(frozen=True)
+class After(Node):
+    """`after N rounds:` — the block runs at the start of the round N rounds from now, for the same subject."""
+
+    count: Expr
+    body: tuple["Stmt", ...]
+    unit_pos: Pos
+
+
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay
-        | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent)
+        | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent
+        | ChoosePlayer | Transfer | Discard | MayDiscard | After)
 
 
 # ---- handlers and declarations -----------------------------------------------
@@ -235,7 +297,15 @@ class Seal(Node):
     target_pos: Pos
 
 
-Item = Handler | Modify | Shield | Seal
+@dataclass(frozen=True)
+class Skip(Node):
+    """`skip STEP` — that spread step does nothing on the owner's board while the card is active."""
+
+    step: str
+    step_pos: Pos
+
+
+Item = Handler | Modify | Shield | Seal | Skip
 
 
 @dataclass(frozen=True)

@@ -64,8 +64,27 @@ def resolve(g, q: Question, option) -> None:
 
 def _round_start(g, cur: Cursor) -> None:
     g.record("round_start")
+    run_scheduled(g)
     g.run_phase_handlers("round", "start")
     cur.phase, cur.step = "income", "start"
+
+
+def run_scheduled(g) -> None:
+    """`after N rounds:` blocks whose round has come, in the order they were scheduled."""
+    st = g.state
+    if not st.scheduled:
+        return
+    due = [x for x in st.scheduled if x[0] <= st.round]
+    st.scheduled = [x for x in st.scheduled if x[0] > st.round]
+    for _, card_id, block, owner, values in due:
+        subject = values["S"]
+        if subject is not None and st.seats[subject].out:
+            continue                       # a player who is out takes part in nothing any more
+        compiled = g.program.cards[card_id]
+        entry = None
+        if owner is not None:
+            entry = next((e for e in st.seats[owner].tableau if e.card.id == card_id), None)
+        g.run_handler(compiled.later[block], compiled.card, owner, entry, how="after", values=values)
 
 
 def _start(g, cur: Cursor) -> None:

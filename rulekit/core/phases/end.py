@@ -57,6 +57,7 @@ def final_scoring(g) -> None:
     """Each policy in a tableau adds its `score`; a negative v scores min(0, v − final_penalty)."""
     st = g.state
     st.phase = "final"
+    g.run_phase_handlers("game", "end")
     if len(st.score_history) < st.round:
         st.score_history.append(tuple(p.score for p in st.seats))
     for s in g.active_players():

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from rulekit.core.state import Cursor
 
+# A card's `duration` in rounds: lasting cards are never spent; a number N is spent after N event phases.
+ROUNDS = {"lasting": 0, "round": 1}
+
 
 def begin(g, cur: Cursor) -> None:
     cur.step = "draw"
@@ -29,7 +32,8 @@ def resolve_event(g, card) -> None:
     g.record("event", card=card.id)
     fn = g.program.cards[card.id].on.get("resolve")
     if fn is not None:
-        g.run_handler(fn, card, None, how="on resolve")
+        skip = frozenset(s for s in g.in_order() if g.fire(s, "event", card)) if g.program.hears_event else frozenset()
+        g.run_handler(fn, card, None, how="on resolve", skip=skip)
     fire_combos(g)
     event_scoring(g)
     st.history.append(card)
@@ -37,7 +41,8 @@ def resolve_event(g, card) -> None:
     for p in st.seats:
         spent = False
         for e in p.tableau:
-            if e.card.duration == "round" and e.played_round == st.round and not e.spent:
+            rounds = ROUNDS.get(e.card.duration, e.card.duration)
+            if rounds and not e.spent and st.round >= e.played_round + rounds - 1:
                 e.spent = spent = True
                 g.record("spent", seat=p.seat, card=e.card.id)
         if spent:

@@ -38,6 +38,9 @@ def ask(g, cur: Cursor) -> Question | None:
             d = cur.data
             continue
         seat = order[k]
+        if step in g.tables(seat).skips:
+            d["k"] = k + 1               # `skip STEP`: this step does nothing on this board
+            continue
         if step == "discovery":
             q = _discovery(g, d, seat)
         elif step == "dead_contagion":
