@@ -151,5 +151,5 @@ def test_nasty_input(folder, name, body, code):
 def test_a_folder_with_no_cards(tmp_path):
     (tmp_path / "content").mkdir()
     result = CliRunner().invoke(main, ["lint", str(tmp_path / "content"), "--output-format", "concise"])
-    assert result.exit_code == 1                     # every stage has too few cards (warnings)
+    assert result.exit_code == 1                     # RK009: not a content folder (no rules.yaml, no card)
     assert "in 0 files" in result.output.splitlines()[-1]
