@@ -35,7 +35,7 @@ def cond(src: str):
 
 # ---- every card of the spec passes -------------------------------------------------------
 
-# Every card written out in shared/spec/language.md, verbatim (events: the lines under `on resolve:`).
+# Every card of the design document as written in docs/language.md (events: the lines under `on resolve:`).
 SPEC_ADVISORS = {
     "tycoon": "on setup:\n  money += 5\n",
     "epidemiologist": "on setup:\n  medical += 2\n",
@@ -360,3 +360,74 @@ def test_every_code_is_documented():
     checker_src = Path(__file__).resolve().parents[1] / "rulekit/language/checker.py"
     used = set(re.findall(r'"(RK\d{3})"', checker_src.read_text(encoding="utf-8")))
     assert used <= set(CODES)
+
+
+# ---- what would stop a game, evident from the text -----------------------------------------------
+
+@pytest.mark.parametrize("divisor", ["dead", "severe", "money", "policy", "k", "(dead - 1)", "abs(policy)"])
+def test_dividing_by_a_value_that_can_be_0_warns_and_suggests_max(divisor):
+    [d] = check(f"on play:\n  choose k from 0 to 3\n  money += infected // {divisor}\n")
+    assert (d.code, d.severity) == ("RK236", "warning")
+    bracketed = divisor.startswith("(")
+    shown = divisor[1:-1] if bracketed else divisor
+    assert d.message == f"dividing by `{shown}`, which can be 0: the game stops with an error when it is"
+    assert d.hint == f"divide by `max(1, {shown})` instead"
+    assert (d.line, d.col) == (3, 24 + bracketed)
+
+
+@pytest.mark.parametrize("divisor", ["max(1, dead)", "(dead + 1)", "players", "round", "5", "max(dead, 2)", "n"])
+def test_dividing_by_a_value_that_is_never_0_passes(divisor):
+    assert check(f"on play:\n  let n = 4\n  money += infected // {divisor}\n") == []
+
+
+def test_an_unlock_condition_dividing_by_a_count_warns_at_its_place():
+    [d] = cond("infected // dead > 1")
+    assert (d.code, d.line, d.col) == ("RK236", 5, 23)
+    assert "max(1, dead)" in d.hint
+
+
+def test_arithmetic_past_the_number_limit_warns_once_where_it_happens():
+    effect = "on play:\n  let a1 = 100000\n" + "".join(f"  let a{i + 1} = a{i} * a{i}\n" for i in range(1, 40)) \
+        + "  score += a40\n"
+    [d] = check(effect)
+    assert (d.code, d.severity, d.line) == ("RK233", "warning", 3)
+    assert "10,000,000,000" in d.message and "1,000,000,000" in d.message
+    [d] = check("on play:\n  money += 999999999 * 999999999 * 999999999\n")
+    assert d.code == "RK233" and (d.col, d.end_col) == (12, 33)       # the first product already overflows
+
+
+@pytest.mark.parametrize("effect, steps", [
+    ("on play:\n" + "".join("  " * i + "  repeat 100:\n" for i in range(5)) + "  " * 6 + "cure 1 mild\n",
+     "10,101,010,101"),
+    ("on play:\n  repeat 100:\n    repeat 100:\n      repeat 2:\n        cure 1 mild\n", "30,101"),
+    ("on play:\n  draw 1000000 from stage 1\n", "1,000,001"),
+    ("on play:\n  repeat 100:\n    draw 200 from stage 1\n", "20,101"),
+])
+def test_loops_and_draws_beyond_the_steps_of_one_effect_warn_at_the_outermost(effect, steps):
+    [d] = check(effect)
+    assert (d.code, d.severity, d.line, d.col) == ("RK234", "warning", 2, 3)
+    assert steps in d.message and "10,000" in d.message
+
+
+def test_loops_within_the_steps_of_one_effect_pass():
+    assert check("on play:\n  repeat 100:\n    repeat 50:\n      cure 1 mild\n") == []
+    assert check("on play:\n  if dead > 1:\n    repeat 100:\n      repeat 90:\n        cure 1 mild\n"
+                 "  else:\n    repeat 100:\n      repeat 90:\n        cure 1 mild\n") == []
+
+
+@pytest.mark.parametrize("line, word", [
+    ("money += 1000000000", "money only goes from 0 to 9,999"),
+    ("score -= 100000", "score only goes from -9,999 to 9,999"),
+    ("medical = 99", "medical only goes from 0 to 15"),
+    ("choose n from 0 to 1000000000", "`choose n` reaches 1,000,000,000"),
+    ("spend 1000000", "money never goes above 9,999"),
+    ("pay 20000 as unpaid", "money never goes above 9,999"),
+])
+def test_amounts_the_game_can_never_hold_warn(line, word):
+    [d] = check(f"on play:\n  {line}\n")
+    assert (d.code, d.severity, d.line) == ("RK235", "warning", 2)
+    assert word in d.message
+
+
+def test_lowering_policy_past_its_floor_overthrows_and_is_left_alone():
+    assert check("on play:\n  policy -= 30\n  policy = -11\n  money += 9999\n") == []

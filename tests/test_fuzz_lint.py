@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from rulekit.cli import main
 from rulekit.lint.render import split_lines
+from tests.lint_fixtures import private_lint_cache  # noqa: F401 — autouse: the cache away from ~/.cache
 
 REPO = Path(__file__).resolve().parents[1]
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -35,7 +36,7 @@ def folder(tmp_path_factory) -> Path:
 def lint_file(folder: Path, body: bytes, *args: str) -> list[dict]:
     """Lint a folder holding one policy file; assert a clean exit and sane positions.
 
-    The first run fills the cache (in the folder, removed with it), the others read it.
+    The first run fills the cache, the others read it.
     """
     shutil.rmtree(folder, ignore_errors=True)
     p = folder / "policies" / "card.yaml"
@@ -126,7 +127,7 @@ def card_with(effect: str = "on play:\n  money += 1", price: str = "2") -> bytes
     ("20,000 nested mappings in YAML", b"{a: " * 20000 + b"1" + b"}" * 20000, "RK001"),
     ("a 300-digit price", card_with(price="9" * 300), None),
     ("a 300-digit amount", card_with("on play:\n  money += " + "9" * 300 + "\n  repeat " + "9" * 300 + ":\n"
-                                     "    cure 1 mild"), "RK222"),
+                                     "    cure 1 mild"), "RK104"),
     ("tabs in the effect", card_with("on play:\n\tmoney += 1\n  money += 2"), None),
     ("tabs in the YAML", b"- id: x\n\tname: X\n", "RK001"),
     ("a GBK file", "- id: x\n  name: 医院扩容\n".encode("gbk"), "RK002"),
@@ -150,5 +151,5 @@ def test_nasty_input(folder, name, body, code):
 def test_a_folder_with_no_cards(tmp_path):
     (tmp_path / "content").mkdir()
     result = CliRunner().invoke(main, ["lint", str(tmp_path / "content"), "--output-format", "concise"])
-    assert result.exit_code == 1                     # every stage has too few cards (warnings)
+    assert result.exit_code == 1                     # RK009: not a content folder (no rules.yaml, no card)
     assert "in 0 files" in result.output.splitlines()[-1]

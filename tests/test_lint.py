@@ -14,6 +14,7 @@ from rulekit.cli import main
 from rulekit.language.diagnostics import Diagnostic
 from rulekit.lint import render
 from rulekit.lint.render import display_width
+from tests.lint_fixtures import private_lint_cache  # noqa: F401 — autouse: the cache away from ~/.cache
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -34,7 +35,7 @@ BREAKS = [
 EXPECTED = [
     ("policies/stage1.yaml", "RK201", "      medicl += 1", "medicl", "unknown track 'medicl' — did you mean 'medical'"),
     ("policies/stage2.yaml", "RK217", "      cure 1 resident", "resident", "`cure` cannot take 'resident'"),
-    ("advisors/advisors.yaml", "RK102", "     policy += 1", " policy", "indentation does not match any block"),
+    ("advisors/advisors.yaml", "RK102", "     policy += 1", "policy", "indentation does not match any block"),
     ("policies/stage3.yaml", "RK001", "  stage 3", "stage", "is a ':' missing?"),
     ("events/events.yaml", "RK101", "    on resolve", "", "expected ':' at the end of this line"),
     ("combos/combos.yaml", "RK224", 'happened("游行示众")', '"游行示众"',
@@ -260,10 +261,11 @@ def test_exit_status_1_for_problems_0_with_exit_zero(broken, monkeypatch):
 def test_warnings_alone_exit_1(tmp_path):
     p = tmp_path / "content" / "policies" / "a.yaml"
     p.parent.mkdir(parents=True)
-    p.write_text("")                     # RK004 empty file, and small stages (RK304): warnings
+    (tmp_path / "content" / "rules.yaml").write_text("players: 4\n")
+    p.write_text("")                     # RK004 empty file, small stages (RK304), no advisors (RK307): warnings
     result = run(str(tmp_path / "content"), "--no-cache", "--output-format", "concise")
     assert result.exit_code == 1
-    assert "0 errors, 4 warnings in 1 file" in result.output
+    assert "0 errors, 5 warnings in 2 files" in result.output
 
 
 def test_usage_errors_exit_2(tmp_path, monkeypatch):
@@ -361,6 +363,7 @@ NOQA_CARD = """\
 def test_noqa_silences_codes_on_its_own_line(tmp_path, yaml_comment, effect_comment, silenced):
     p = tmp_path / "content" / "policies" / "a.yaml"
     p.parent.mkdir(parents=True)
+    (tmp_path / "content" / "rules.yaml").write_text("players: 4\n")
     p.write_text(NOQA_CARD.format(yaml=yaml_comment, effect=effect_comment), encoding="utf-8")
     found = codes(run(str(tmp_path / "content"), "--no-cache", "--output-format", "json", "--select", "RK0,RK2"))
     assert found == {"RK010", "RK201", "RK217"} - silenced

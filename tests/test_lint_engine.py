@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import pickle
+import json
 import shutil
 import textwrap
 from pathlib import Path
@@ -15,6 +15,7 @@ from rulekit.content.loader import check_paths
 from rulekit.lint import cache, engine
 from rulekit.lint.rules import RULES
 from rulekit.lint.run import lint
+from tests.lint_fixtures import private_lint_cache  # noqa: F401 — autouse: the cache away from ~/.cache
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -91,8 +92,8 @@ def test_a_second_run_reads_every_file_from_the_cache(content, monkeypatch):
     counting = Counting(monkeypatch)
     first = lint([content])
     assert len(counting.calls) == 6
-    assert (content / ".rulekit_cache").is_dir()
-    assert (content / ".rulekit_cache" / ".gitignore").read_text().strip().endswith("*")
+    assert (cache.cache_dir(content) / "lint-files.json").is_file()
+    assert not (content / ".rulekit_cache").exists()          # nothing is written into the content folder
     counting.calls.clear()
     second = lint([content])
     assert counting.calls == []
@@ -139,26 +140,26 @@ def test_no_cache_neither_reads_nor_writes(content, monkeypatch):
     lint([content], use_cache=False)
     lint([content], use_cache=False)
     assert len(counting.calls) == 12
-    assert not (content / ".rulekit_cache").exists()
+    assert not cache.cache_dir(content).exists()
     result = CliRunner().invoke(main, ["lint", str(content), "--no-cache"])
-    assert result.exit_code == 0 and not (content / ".rulekit_cache").exists()
+    assert result.exit_code == 0 and not cache.cache_dir(content).exists()
 
 
 def test_the_cache_directory_can_be_set(content, tmp_path, monkeypatch):
     monkeypatch.setenv("RULEKIT_CACHE_DIR", str(tmp_path / "elsewhere"))
     lint([content])
-    assert (tmp_path / "elsewhere" / "lint-files.pickle").is_file()
-    assert not (content / ".rulekit_cache").exists()
+    assert cache.cache_dir(content).parent == tmp_path / "elsewhere"
+    assert (cache.cache_dir(content) / "lint-files.json").is_file()
 
 
 def test_a_damaged_or_foreign_cache_is_ignored(content, monkeypatch):
     lint([content])
-    store = content / ".rulekit_cache" / "lint-files.pickle"
-    store.write_bytes(b"not a pickle")
+    store = cache.cache_dir(content) / "lint-files.json"
+    store.write_bytes(b"not JSON")
     counting = Counting(monkeypatch)
     assert same(lint([content]).diagnostics, check_paths([content])[1])
     assert len(counting.calls) == 6
-    store.write_bytes(pickle.dumps(("another-rulekit", {})))
+    store.write_text(json.dumps({"generation": "another-rulekit", "entries": {}}))
     counting.calls.clear()
     lint([content])
     assert len(counting.calls) == 6

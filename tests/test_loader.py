@@ -9,6 +9,7 @@ import pytest
 from rulekit.content.loader import check_paths, load_content
 from rulekit.content.rules import DEFAULT_RULES, load_rules, merge_rules
 from rulekit.content.yamlpos import parse_yaml
+from rulekit.language import ast
 from rulekit.language.diagnostics import ContentError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -24,7 +25,10 @@ HOSPITAL = """\
 """
 
 
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
+def write(root: Path, files: dict[str, str | bytes], rules: bool = True) -> Path:
+    """A content folder holding these files (and a rules.yaml, which every content folder needs)."""
+    if rules and "rules.yaml" not in files and not (root / "rules.yaml").exists():
+        files = {"rules.yaml": "players: 4\n", **files}
     for rel, body in files.items():
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -65,11 +69,11 @@ def test_a_typo_inside_a_block_is_reported_at_the_files_own_line_and_column(tmp_
 
 
 def test_positions_survive_blank_lines_comments_and_crlf(tmp_path):
-    text = ("# 注释\r\n- id: a\r\n  name: 甲\r\n  stage: 1\r\n  effect: |  # comment\r\n\r\n"
+    text = ("# 注释\r\n- id: a\r\n  name: 甲\r\n  stage: 1\r\n  price: 1\r\n  effect: |  # comment\r\n\r\n"
             "      on play:\r\n        # a note\r\n        medicl += 1\r\n")
     write(tmp_path, {"policies/p.yaml": text})
     [d] = errors(tmp_path)
-    assert (d.line, d.col) == (9, 9)
+    assert (d.line, d.col) == (10, 9)
 
 
 def test_a_typo_in_a_combo_when_is_at_its_column(tmp_path):
@@ -178,7 +182,7 @@ def test_schema_errors_are_plain_and_at_the_value(tmp_path, field, value, words)
 
 
 def test_a_missing_effect_needs_tbd(tmp_path):
-    write(tmp_path, {"policies/p.yaml": "- id: a\n  name: 甲\n  stage: 1\n"})
+    write(tmp_path, {"policies/p.yaml": "- id: a\n  name: 甲\n  stage: 1\n  price: 1\n"})
     [d] = errors(tmp_path)
     assert d.code == "RK012" and "status: tbd" in d.hint
 
@@ -212,6 +216,7 @@ def test_tbd_and_proposed_filtering(tmp_path):
 - id: later
   name: 以后再说
   stage: 2
+  price: 1
   status: tbd
 - id: idea
   name: 提案
@@ -244,7 +249,7 @@ def test_card_defaults(tmp_path):
 
 
 def test_a_combo_that_can_never_fire(tmp_path):
-    write(tmp_path, {"policies/p.yaml": HOSPITAL + "- id: later\n  name: 以后\n  stage: 1\n  status: tbd\n",
+    write(tmp_path, {"policies/p.yaml": HOSPITAL + "- id: later\n  name: 以后\n  stage: 1\n  price: 1\n  status: tbd\n",
                      "events/e.yaml": "id: gone\nname: 无\ncopies: 0\neffect: |\n  on resolve:\n"
                                       "    each player:\n      money += 1\n",
                      "combos/c.yaml": '- id: c1\n  name: 一\n  when: played("以后") and infected > 2\n'
@@ -282,7 +287,7 @@ def test_linting_one_file_resolves_references_but_reports_only_that_file(tmp_pat
     _, found = check_paths([tmp_path / "combos" / "c.yaml"])
     assert found == []
     _, found = check_paths([tmp_path / "policies"])
-    assert [d.code for d in found] == ["RK201"]
+    assert [d.code for d in found if d.severity != "info"] == ["RK201"]
 
 
 def test_a_missing_path(tmp_path):
@@ -304,13 +309,13 @@ def test_loading_is_deterministic(tmp_path):
 
 def test_extra_cards_keep_their_positions(tmp_path):
     write(tmp_path, {"policies/p.yaml": HOSPITAL})
-    scenario = ("scenario: test\ncards:\n  - kind: policy\n    id: new_card\n    stage: 1\n"
+    scenario = ("scenario: test\ncards:\n  - kind: policy\n    id: new_card\n    stage: 1\n    price: 1\n"
                 "    effect: |\n      on play:\n        medicl += 1\n")
     loc, _ = parse_yaml(scenario, "s.scenario.yaml")
     with pytest.raises(ContentError) as err:
         load_content(tmp_path, extra_cards=[(loc.sub(("cards", 0)), "s.scenario.yaml")])
     [d] = err.value.diagnostics
-    assert (d.file, d.line, d.col) == ("s.scenario.yaml", 8, 9)
+    assert (d.file, d.line, d.col) == ("s.scenario.yaml", 9, 9)
 
 
 def test_extra_cards_join_the_content(tmp_path):
@@ -361,3 +366,39 @@ def test_the_default_unlock_conditions_pass(tmp_path):
                      "rules.yaml": "unlock:\n  stage2: \"%s\"\n  stage3: \"%s\"\n"
                                    % (DEFAULT_RULES["unlock"]["stage2"], DEFAULT_RULES["unlock"]["stage3"])})
     assert errors(tmp_path) == []
+
+
+def test_a_full_width_colon_in_yaml_is_named_and_pointed_at(tmp_path):
+    write(tmp_path, {"policies/p.yaml": HOSPITAL.replace("  name: 医院扩容", "  name：医院扩容")})
+    [d] = errors(tmp_path)
+    assert (d.code, d.line, d.col) == ("RK001", 2, 7)
+    assert "full-width '：'" in d.message and "':'" in d.message
+
+
+# ---- unlock conditions: parsed and checked once, when the content is loaded ---------------------------
+
+def test_the_unlock_conditions_are_parsed_once_with_positions_in_rules_yaml(tmp_path):
+    write(tmp_path, {"policies/p.yaml": HOSPITAL,
+                     "rules.yaml": "players: 4\nunlock:\n  stage2: \"infected > 3\"\n"})
+    content = load_content(tmp_path)
+    stage2, stage3 = content.unlock["stage2"], content.unlock["stage3"]
+    assert isinstance(stage2, ast.Compare) and stage2.right == ast.Num(ast.Pos(3, 23, 3, 24), 3)
+    assert (stage2.pos.line, stage2.pos.col) == (3, 12)
+    assert content.unlock_files == {"stage2": str(tmp_path / "rules.yaml"), "stage3": "rulekit's default rules"}
+    assert isinstance(stage3, ast.BoolOp)          # the default, parsed the same way
+
+
+def test_an_unlock_condition_dividing_by_a_count_warns_in_rules_yaml(tmp_path):
+    write(tmp_path, {"policies/p.yaml": HOSPITAL,
+                     "rules.yaml": "players: 4\nunlock:\n  stage2: \"infected // dead > 1\"\n"})
+    [d] = diags(tmp_path, "RK236")
+    assert (d.severity, d.file, d.line, d.col) == ("warning", str(tmp_path / "rules.yaml"), 3, 24)
+    assert "stops with an error" in d.message and "max(1, dead)" in d.hint
+
+
+def test_a_broken_unlock_condition_is_an_error_in_rules_yaml(tmp_path):
+    write(tmp_path, {"policies/p.yaml": HOSPITAL, "rules.yaml": "unlock:\n  stage2: \"infected >\"\n"})
+    [d] = errors(tmp_path)
+    assert (d.code, d.line, d.col) == ("RK101", 2, 22)
+    with pytest.raises(ContentError):
+        load_content(tmp_path)

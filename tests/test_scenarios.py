@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -11,7 +12,8 @@ from click.testing import CliRunner
 
 from rulekit import registry
 from rulekit.cli import main
-from rulekit.scenarios.reader import ContentSource
+from rulekit.language import ast
+from rulekit.scenarios.reader import ContentSource, read_scenario
 from rulekit.scenarios.runner import find_scenarios, run_file
 from rulekit.scenarios.schema import scenario_schema
 
@@ -370,3 +372,52 @@ def test_the_schema_knows_the_engine_words():
     setup = set(defs["seat_setup"]["properties"])
     assert setup == {*registry.TRACKS, "money", "advisor", "hand", "tableau", "unlocked"}
     json.dumps(scenario_schema())
+
+
+# ---- a scenario's own unlock conditions, and broken content ------------------------------------------
+
+def test_a_scenarios_own_unlock_condition_is_parsed_once_at_its_position(tmp_path):
+    path = write(tmp_path, """
+        scenario: own unlock
+        combos: []
+        rules:
+          unlock:
+            stage2: "infected > 0"
+        expect:
+          game_over: false
+    """)
+    scenario, _, problems = read_scenario(path, str(path), SOURCE)
+    assert problems == []
+    stage2 = scenario.unlock["stage2"]
+    assert isinstance(stage2, ast.Compare) and (stage2.pos.line, stage2.pos.col) == (line_of(path, "stage2"), 14)
+    assert scenario.unlock_files["stage2"] == str(path)
+    assert scenario.unlock["stage3"] == SOURCE.base().unlock["stage3"]
+    assert scenario.unlock_files["stage3"] == SOURCE.base().unlock_files["stage3"]
+
+
+@pytest.mark.parametrize("condition, code, col", [("infected >", "RK101", 24), ("infected // dead > 1 or mild", "RK226", 38)])
+def test_a_broken_unlock_condition_in_a_scenario_fails_at_its_place(tmp_path, condition, code, col):
+    path = write(tmp_path, f"""
+        scenario: own unlock
+        combos: []
+        rules:
+          unlock:
+            stage2: "{condition}"
+    """)
+    failure = only_failure(run(path))
+    assert (failure.code, failure.line, failure.col) == (code, line_of(path, "stage2"), col)
+
+
+def test_broken_content_is_listed_once_and_no_scenario_is_tried(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    stage1 = content / "policies" / "stage1.yaml"
+    stage1.write_text(stage1.read_text(encoding="utf-8").replace("medical += 1", "medicl += 1", 1), encoding="utf-8")
+    for name in ("a.scenario.yaml", "b.scenario.yaml"):
+        write(tmp_path, "scenario: fine\ncombos: []\nexpect:\n  game_over: false\n", name)
+    res = CliRunner().invoke(main, ["test", str(tmp_path), "--content", str(content)])
+    assert res.exit_code == 1
+    lines = res.output.splitlines()
+    assert len([ln for ln in lines if "RK201" in ln]) == 1 and lines[0].startswith(f"{stage1}:")
+    assert lines[-1] == f"The content in {content} has 1 error, so no scenario can run; `rulekit lint {content}` explains each."
+    assert "unreadable" not in res.output and not any(ln.startswith(("PASS", "FAIL")) for ln in lines)

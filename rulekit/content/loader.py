@@ -3,25 +3,76 @@
 from __future__ import annotations
 
 import hashlib
-
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rulekit.content.model import Card, Content
-from rulekit.content.rules import DEFAULT_RULES, check_rules, merge_rules, rules_located
+from rulekit.content.rules import (DEFAULT_RULES, DEFAULT_SOURCE, UNLOCK_STAGES, default_unlock, merge_rules,
+                                   read_rules, rules_located)
 from rulekit.content.schema import validate
 from rulekit.content.yamlpos import Located, read_yaml
 from rulekit.language import ast
-from rulekit.language.checker import CODES, check_condition, check_program
+from rulekit.language.checker import CODES, check_condition, check_parsed
 from rulekit.language.diagnostics import ContentError, Diagnostic
-from rulekit.language.parser import parse_effect, parse_expression
+from rulekit.language.parser import parse_effect_recovering, parse_expression
 
 KIND_FOLDERS: dict[str, str] = {"advisors": "advisor", "policies": "policy", "events": "event", "combos": "combo"}
-YAML_SUFFIXES = (".yaml", ".yml")
-STAGE_COPIES = {1: 3, 2: 2, 3: 1}      # rules.md 7: default copies of a policy by stage
+YAML_SUFFIXES = (".yaml", ".yml")       # in any case: .YAML and .Yml are read too
+SKIPPED_FOLDERS = ("__pycache__",)      # and every name starting with '.'
+STAGE_COPIES = {1: 3, 2: 2, 3: 1}      # docs/rules.md: default copies of a policy by stage
+EVENT_COPIES = 1
+ADVISORS_DEALT = 2                      # each player draws 2 advisors and keeps 1
+FOLDER_HOLDS = ("a content folder holds rules.yaml and the cards, as YAML files in advisors/, policies/, "
+                "events/ and combos/")
+# Problems after which a file's cards are unknown: a missing card may be one of them.
+UNREADABLE_CODES = ("RK001", "RK002", "RK003", "RK005", "RK006")
 ExtraCard = tuple[Located | Mapping[str, Any], str]
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The files that make up a content folder, and the folders that could not be read (with why)."""
+
+    files: tuple[Path, ...]
+    unreadable: tuple[tuple[Path, str], ...] = ()
+
+
+def content_files(root: str | Path) -> Listing:
+    """The one list of the files that make up a content folder, for the loader, the linter and the
+    fingerprint alike: every YAML file (.yaml or .yml, in any case) in every folder below root,
+    leaving out names that start with '.' and __pycache__, sorted by their path inside root.
+
+    Links to folders are not followed (a link can point back up and loop); links to files are.
+    """
+    root = Path(root)
+    files: list[Path] = []
+    unreadable: list[tuple[Path, str]] = []
+    folders = [root]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as err:
+            unreadable.append((folder, err.strerror or str(err)))
+            continue
+        for entry in entries:
+            if entry.name.startswith(".") or entry.name in SKIPPED_FOLDERS:
+                continue
+            path = Path(entry.path)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(path)
+                elif entry.is_file() and path.suffix.lower() in YAML_SUFFIXES:
+                    files.append(path)
+            except OSError as err:
+                unreadable.append((path, err.strerror or str(err)))
+    files.sort(key=lambda p: p.relative_to(root).parts)
+    unreadable.sort(key=lambda u: u[0].relative_to(root).parts)
+    return Listing(tuple(files), tuple(unreadable))
 
 
 @dataclass
@@ -68,6 +119,8 @@ class _Run:
     drafts: list[_Draft] = field(default_factory=list)
     rules_loc: Located | None = None
     diags: list[Diagnostic] = field(default_factory=list)
+    asked: list[Path] = field(default_factory=list)      # what a lint asked for (its duplicates come second)
+    holds_cards: bool = True                                # False: a content folder without any card file
 
     def report(self, code: str, message: str, file: str = "", line: int = 0, col: int = 0,
                hint: str | None = None, end: tuple[int, int] | None = None) -> None:
@@ -80,7 +133,7 @@ class _Run:
 def load_content(path: str | Path, *, include_tbd: bool = False, only_designed: bool = False,
                  extra_cards: Sequence[ExtraCard] | None = None) -> Content:
     """The checked content of a folder (plus a scenario's extra cards); ContentError if it has errors."""
-    content, diags = _load(Path(path), [], list(extra_cards or ()), include_tbd, only_designed)
+    content, diags = _load(Path(path), [], list(extra_cards or ()), include_tbd, only_designed, [])
     errors = [d for d in diags if d.severity == "error"]
     if errors or content is None:
         raise ContentError(errors)
@@ -96,7 +149,7 @@ def check_paths(paths: Iterable[str | Path]) -> tuple[Content | None, list[Diagn
     roots, loose, wanted, diags = resolve_paths(paths)
     first: Content | None = None
     for i, root in enumerate(roots or ([None] if loose else [])):
-        content, found = _load(root, loose if i == 0 else [], [], False, False)
+        content, found = _load(root, loose if i == 0 else [], [], False, False, wanted)
         diags += [d for d in found if _asked(d, root, wanted)]
         if i == 0:
             first = content
@@ -125,9 +178,16 @@ def resolve_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path], 
 
 
 def _asked(d: Diagnostic, root: Path | None, wanted: list[Path]) -> bool:
+    """Whether a diagnostic concerns what was asked for (a broken content folder concerns everything in it)."""
+    if d.code == "RK009":
+        return True
     target = Path(d.file).resolve() if d.file else (root.resolve() if root else None)
     if target is None:
         return True
+    return _within(target, wanted)
+
+
+def _within(target: Path, wanted: Sequence[Path]) -> bool:
     return any(target == w or w in target.parents for w in wanted)
 
 
@@ -146,10 +206,15 @@ def _root_of(p: Path) -> Path | None:
 # ---- one load -----------------------------------------------------------------------------
 
 def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
-          include_tbd: bool, only_designed: bool) -> tuple[Content | None, list[Diagnostic]]:
-    run = _Run(root)
+          include_tbd: bool, only_designed: bool, asked: list[Path]) -> tuple[Content | None, list[Diagnostic]]:
+    run = _Run(root, asked=asked)
     if root is not None:
-        _read_root(run, root)
+        rules_file, card_files = layout(run, root)
+        if rules_file is not None:
+            run.rules_loc, found = rules_located(rules_file, str(rules_file))
+            run.diags += found
+        for p, kind in card_files:
+            _read_file(run, p, kind, str(p))
     for p in loose:
         _read_file(run, p, None, str(p))
     for i, extra in enumerate(extras):
@@ -157,44 +222,71 @@ def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
     for draft in run.drafts:
         _validate(run, draft)
     refs, names = _references(run)
+    unreadable = unreadable_files(run)
     for draft in run.drafts:
-        _check_effects(run, draft, refs, names)
-    rules = _rules(run, refs, names)
+        _check_effects(run, draft, refs, names, unreadable)
+    rules, unlock = _rules(run, refs, names, unreadable)
     cards = _cards(run, include_tbd, only_designed)
     _folder_checks(run, cards, rules, include_tbd, only_designed)
     diags = sorted(run.diags, key=Diagnostic.sort_key)
     if any(d.severity == "error" for d in diags):
         return None, diags
-    return Content(tuple(cards), rules, str(root) if root else ""), diags
+    files = {stage: (run.rules_loc.file if stage in unlock else DEFAULT_SOURCE) for stage in UNLOCK_STAGES}
+    return Content(tuple(cards), rules, str(root) if root else "", {**default_unlock(), **unlock}, files), diags
 
 
-def _read_root(run: _Run, root: Path) -> None:
+def layout(run: _Run, root: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
+    """A content folder's rules.yaml and card files (with their kind), reporting what is out of place:
+    a missing folder or rules.yaml, no cards, folders that cannot be read, YAML outside the kind folders."""
     if not root.is_dir():
         run.report("RK008", "no such content folder", str(root))
-        return
+        return None, []
+    listing = content_files(root)
+    for folder, why in listing.unreadable:
+        run.report("RK005", f"cannot read this folder: {why}", str(folder),
+                   hint="let rulekit read it (its permissions), or move it out of the content folder")
     rules_file = root / "rules.yaml"
-    if rules_file.is_file():
-        run.rules_loc, found = rules_located(rules_file, str(rules_file))
-        run.diags += found
-    for p in _yaml_files(root):
+    cards: list[tuple[Path, str]] = []
+    for p in listing.files:
         rel = p.relative_to(root)
         kind = KIND_FOLDERS.get(rel.parts[0]) if len(rel.parts) > 1 else None
         if kind is not None:
-            _read_file(run, p, kind, str(p))
+            cards.append((p, kind))
         elif p != rules_file:
             run.report("RK007", "this YAML file is outside advisors/, policies/, events/ and combos/, so it is ignored",
                        str(p), hint="move it into the folder of its kind")
+    hint = FOLDER_HOLDS
+    if root.name in KIND_FOLDERS:
+        hint += f"; {root} looks like one of those kind folders: give the folder above it, {root.parent}"
+    if not rules_file.is_file():
+        run.report("RK009", f"{root} is not a content folder: it has no rules.yaml", str(root), hint=hint)
+    elif not cards and not listing.unreadable:
+        run.report("RK009", f"{root} is not a content folder: it holds no cards", str(root), hint=hint)
+    run.holds_cards = bool(cards)
+    return (rules_file if rules_file.is_file() else None), cards
 
 
-def _yaml_files(root: Path) -> list[Path]:
-    found = []
-    for p in sorted(root.rglob("*")):
-        rel = p.relative_to(root)
-        if any(part.startswith(".") for part in rel.parts):
+def unreadable_files(run: _Run) -> dict[str, list[str]]:
+    """Card kind ('' when the file has none) -> the files and folders whose cards are unknown,
+    because they cannot be read: a missing card may well be one of theirs."""
+    out: dict[str, list[str]] = {}
+    for d in run.diags:
+        if d.code not in UNREADABLE_CODES or d.severity != "error" or not d.file:
             continue
-        if p.is_file() and p.suffix.lower() in YAML_SUFFIXES:
-            found.append(p)
-    return found
+        kind = ""
+        if run.root is not None:
+            try:
+                rel = Path(d.file).relative_to(run.root)
+            except ValueError:
+                rel = None
+            if rel is not None and rel.parts and rel.parts[0] in KIND_FOLDERS:
+                kind = KIND_FOLDERS[rel.parts[0]]
+            elif rel is not None and rel.parts == ("rules.yaml",):
+                continue
+        files = out.setdefault(kind, [])
+        if d.file not in files:
+            files.append(d.file)
+    return out
 
 
 def _read_file(run: _Run, path: Path, kind: str | None, file: str) -> None:
@@ -261,15 +353,30 @@ def _validate(run: _Run, draft: _Draft) -> None:
     found = validate(draft.loc, draft.kind)
     run.diags += found
     draft.valid = not found and draft.id is not None and draft.name is not None
+    if draft.valid and draft.kind in ("policy", "event") and "copies" not in draft.data and draft.status != "tbd":
+        copies = _default_copies(draft.kind, draft.data.get("stage"))
+        what = f"a stage {draft.data['stage']} policy" if draft.kind == "policy" else "an event"
+        span = draft.loc.key_span(("id",)) or draft.loc.span(())
+        run.report("RK015", f"no `copies:`, so the deck holds {copies} (the default for {what})", draft.file,
+                   span.line if span else draft.line, span.col if span else 0,
+                   hint=f"write `copies: {copies}` to say so, or another number", end=_end(span))
 
 
 # ---- references -----------------------------------------------------------------------------
 
 def _references(run: _Run):
-    """Duplicate ids and names, and the lookup card references use: (kind, id-or-name) -> exists."""
+    """Duplicate ids and names, and the lookup card references use: (kind, id-or-name) -> exists.
+
+    A duplicate is reported at its second occurrence, naming the first. When a lint asks for
+    some files only, their cards count as the later ones, so a new card that takes an old
+    card's id is the one reported, and the report shows when only the new file is linted.
+    """
     by_id: dict[str, _Draft] = {}
     by_name: dict[tuple[str, str], _Draft] = {}
-    for d in run.drafts:
+    order = run.drafts
+    if run.asked:
+        order = sorted(run.drafts, key=lambda d: _within(Path(d.file).resolve(), run.asked))
+    for d in order:
         if d.kind is None:
             continue
         if d.id is not None:
@@ -302,7 +409,7 @@ def _first(run: _Run, seen: dict, key, draft: _Draft, what: str, span) -> None:
 
 # ---- effects ---------------------------------------------------------------------------------
 
-def _check_effects(run: _Run, draft: _Draft, refs, names) -> None:
+def _check_effects(run: _Run, draft: _Draft, refs, names, unreadable: Mapping[str, Sequence[str]] | None = None) -> None:
     if draft.kind is None:
         return
     effect = draft.data.get("effect")
@@ -312,32 +419,35 @@ def _check_effects(run: _Run, draft: _Draft, refs, names) -> None:
             run.report("RK014", "this card is `status: tbd`, so its effect is ignored", draft.file,
                        span.line if span else 0, span.col if span else 0,
                        hint="mark it `status: proposed` (or remove `status`) to use the effect")
-        draft.program = _parse_program(run, draft, effect, refs, names)
+        draft.program = _parse_program(run, draft, effect, refs, names, unreadable)
     when = draft.data.get("when")
     if draft.kind == "combo" and isinstance(when, str) and when.strip():
         expr, found = parse_expression(when, draft.loc.origin(("when",)))
         run.diags += found
         if expr is not None:
-            run.diags += check_condition(expr, draft.file, refs, "the combo's `when:`", card_names=names)
+            run.diags += check_condition(expr, draft.file, refs, "the combo's `when:`", card_names=names,
+                                         unreadable=unreadable)
             draft.when = expr
 
 
-def _parse_program(run: _Run, draft: _Draft, text: str, refs, names) -> ast.Program | None:
-    program, found = parse_effect(text, draft.loc.origin(("effect",)))
-    run.diags += found
-    if program is None or found:
-        return None
-    run.diags += check_program(program, draft.kind, refs, draft.file, card_names=names)
-    return program
+def _parse_program(run: _Run, draft: _Draft, text: str, refs, names,
+                   unreadable: Mapping[str, Sequence[str]] | None) -> ast.Program | None:
+    """The effect's program; with syntax errors, what did parse is still checked (and None returned)."""
+    parsed = parse_effect_recovering(text, draft.loc.origin(("effect",)))
+    run.diags += parsed.diags
+    run.diags += check_parsed(parsed, draft.kind, refs, draft.file, card_names=names, unreadable=unreadable)
+    return parsed.program if not parsed.diags else None
 
 
 # ---- rules and cards ------------------------------------------------------------------------------
 
-def _rules(run: _Run, refs, names) -> dict[str, Any]:
+def _rules(run: _Run, refs, names, unreadable) -> tuple[dict[str, Any], dict[str, ast.Expr]]:
+    """The rules in force and the unlock conditions rules.yaml gives, parsed and checked once."""
     loc = run.rules_loc
-    run.diags += check_rules(loc, refs, card_names=names)
+    unlock, found = read_rules(loc, refs, card_names=names, unreadable=unreadable)
+    run.diags += found
     data = loc.data if loc is not None and isinstance(loc.data, dict) else {}
-    return merge_rules(DEFAULT_RULES, data)
+    return merge_rules(DEFAULT_RULES, data), unlock
 
 
 def _in_deck(draft: _Draft, include_tbd: bool, only_designed: bool) -> bool:
@@ -379,7 +489,11 @@ def _price(value: Any) -> tuple[int, ...]:
 def _default_copies(kind: str, stage: int | None) -> int:
     if kind == "policy" and stage is not None:
         return STAGE_COPIES.get(int(stage), 1)
-    return 1
+    return EVENT_COPIES
+
+
+def _end(span) -> tuple[int, int] | None:
+    return (span.end_line, span.end_col) if span else None
 
 
 # ---- whole-folder checks ------------------------------------------------------------------------------
@@ -391,7 +505,10 @@ def _folder_checks(run: _Run, cards: list[Card], rules: dict[str, Any],
     for d in run.drafts:
         if d.kind == "combo" and d.when is not None and d.valid and _in_deck(d, include_tbd, only_designed):
             _never_fires(run, d, absent)
-    _stage_sizes(run, cards, rules, where)
+    # Counting cards means little with none, or while some cannot be read (they are reported first).
+    if run.holds_cards and not unreadable_files(run):
+        _stage_sizes(run, cards, rules, where)
+        _advisor_draft(run, cards, rules, where)
     proposed = sum(1 for d in run.drafts if d.kind and d.status == "proposed")
     tbd = sum(1 for d in run.drafts if d.kind and d.status == "tbd")
     if proposed:
@@ -431,6 +548,15 @@ def _stage_sizes(run: _Run, cards: list[Card], rules: dict[str, Any], where: str
                                 f"for {players} players", where, hint="add cards or copies to this stage")
 
 
+def _advisor_draft(run: _Run, cards: list[Card], rules: dict[str, Any], where: str) -> None:
+    players = rules.get("players", 4) if isinstance(rules.get("players"), int) else 4
+    advisors = sum(1 for c in cards if c.kind == "advisor")
+    if advisors < ADVISORS_DEALT * players:
+        run.report("RK307", f"the draft deals {ADVISORS_DEALT} advisors to each of {players} players, but there "
+                            f"{'is' if advisors == 1 else 'are'} {advisors}: some players get fewer, or none",
+                   where, hint=f"write at least {ADVISORS_DEALT * players} advisors, or set fewer `players:` in rules.yaml")
+
+
 def _never_fires(run: _Run, draft: _Draft, absent: Mapping[str, str]) -> None:
     """Warn when the condition cannot be true because a card it needs is never in play."""
     missing: list[ast.Str] = []
@@ -461,13 +587,17 @@ def _can_be(e: ast.Expr, absent: Mapping[str, str], missing: list[ast.Str]) -> s
 
 
 def content_fingerprint(root: str | Path) -> str:
-    """sha256 over the content's YAML files (path and bytes, in path order): any edit to a card or rule changes it."""
+    """sha256 over the files that make up the content (content_files: path and bytes, in path order):
+    any edit to a card or rule changes it. What cannot be read counts as such, by its path."""
     root = Path(root)
+    listing = content_files(root)
     h = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml")):
-        rel = path.relative_to(root)
-        if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
-            continue
-        h.update(rel.as_posix().encode() + b"\0")
-        h.update(path.read_bytes() + b"\0")
+    for path in listing.files:
+        h.update(path.relative_to(root).as_posix().encode() + b"\0")
+        try:
+            h.update(path.read_bytes() + b"\0")
+        except OSError:
+            h.update(b"\0unreadable\0")
+    for folder, _ in listing.unreadable:
+        h.update(b"\0unreadable folder\0" + folder.relative_to(root).as_posix().encode() + b"\0")
     return h.hexdigest()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,11 +43,18 @@ class Card:
 
 @dataclass(frozen=True)
 class Content:
-    """Every card of a content folder, plus its rules, looked up by id or by name."""
+    """Every card of a content folder, plus its rules, looked up by id or by name.
+
+    `unlock` holds the unlock conditions (stage2, stage3) parsed and checked when the content
+    was loaded, so nothing parses text at run time; `unlock_files` says where each was written
+    (rules.yaml, or rulekit's default rules), with the positions in the expression's nodes.
+    """
 
     cards: tuple[Card, ...]
     rules: dict[str, Any]
     root: str = ""
+    unlock: Mapping[str, ast.Expr] = field(default_factory=dict)
+    unlock_files: Mapping[str, str] = field(default_factory=dict)
     _index: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):

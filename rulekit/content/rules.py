@@ -1,20 +1,25 @@
-"""The core parameters of rules.md: their defaults, content/rules.yaml, and overrides deep-merged."""
+"""The core parameters of the rules: their defaults, content/rules.yaml, and overrides deep-merged."""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+import functools
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rulekit import registry
 from rulekit.content.schema import validate
 from rulekit.content.yamlpos import Located, read_yaml
+from rulekit.language import ast
 from rulekit.language.checker import RefExists, check_condition
 from rulekit.language.diagnostics import ContentError, Diagnostic
-from rulekit.language.parser import parse_expression
+from rulekit.language.parser import Origin, parse_expression
 
-# Every `param:` of shared/spec/rules.md with its default.
+UNLOCK_STAGES = ("stage2", "stage3")
+DEFAULT_SOURCE = "rulekit's default rules"
+
+# Every parameter of the rules (docs/rules.md, where each rules.yaml key is explained) with its default.
 DEFAULT_RULES: dict[str, Any] = {
     "players": 4,
     "tiles": {"infected_per_player": 5, "shuffle": "global"},
@@ -46,31 +51,51 @@ def merge_rules(base: Mapping[str, Any], overrides: Mapping[str, Any] | None) ->
     return out
 
 
-def check_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
-                card_names: Mapping[str, list[str]] | None = None) -> list[Diagnostic]:
-    """Schema problems of a rules mapping and of its unlock conditions."""
+def read_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
+               card_names: Mapping[str, list[str]] | None = None,
+               unreadable: Mapping[str, Sequence[str]] | None = None) -> tuple[dict[str, ast.Expr], list[Diagnostic]]:
+    """Schema problems of a rules mapping, and the unlock conditions it gives, parsed and checked once.
+
+    Only conditions without errors are returned; those it does not give are the defaults'.
+    """
     if loc is None or loc.data is None:
-        return []
+        return {}, []
     if not isinstance(loc.data, dict):
         span = loc.span(())
-        return [Diagnostic("RK010", "error", "rules.yaml must be a mapping of parameters, such as `players: 4`",
-                           loc.file, span.line if span else 0, span.col if span else 0)]
+        return {}, [Diagnostic("RK010", "error", "rules.yaml must be a mapping of parameters, such as `players: 4`",
+                               loc.file, span.line if span else 0, span.col if span else 0)]
     diags = validate(loc, "rules")
     unlock = loc.data.get("unlock")
+    exprs: dict[str, ast.Expr] = {}
     if isinstance(unlock, dict):
-        for stage in ("stage2", "stage3"):
+        for stage in UNLOCK_STAGES:
             if isinstance(unlock.get(stage), str) and unlock[stage].strip():
-                diags += _check_unlock(loc, stage, card_ref_exists, card_names)
-    return diags
+                expr, found = parse_expression(unlock[stage], loc.origin(("unlock", stage)))
+                if expr is not None:
+                    found += check_condition(expr, loc.file, card_ref_exists, f"unlock.{stage}", kind="rules",
+                                             card_names=card_names, unreadable=unreadable)
+                diags += found
+                if expr is not None and not any(d.severity == "error" for d in found):
+                    exprs[stage] = expr
+    return exprs, diags
 
 
-def _check_unlock(loc: Located, stage: str, refs: RefExists | None,
-                  names: Mapping[str, list[str]] | None) -> list[Diagnostic]:
-    path = ("unlock", stage)
-    expr, diags = parse_expression(loc.data["unlock"][stage], loc.origin(path))
-    if expr is None:
-        return diags
-    return check_condition(expr, loc.file, refs, f"unlock.{stage}", kind="rules", card_names=names)
+def check_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
+                card_names: Mapping[str, list[str]] | None = None,
+                unreadable: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:
+    """Schema problems of a rules mapping and of its unlock conditions."""
+    return read_rules(loc, card_ref_exists, card_names=card_names, unreadable=unreadable)[1]
+
+
+@functools.cache
+def default_unlock() -> dict[str, ast.Expr]:
+    """The default unlock conditions, parsed (they are known to be good)."""
+    out = {}
+    for stage in UNLOCK_STAGES:
+        expr, diags = parse_expression(DEFAULT_RULES["unlock"][stage], Origin(DEFAULT_SOURCE))
+        assert expr is not None and not diags, diags
+        out[stage] = expr
+    return out
 
 
 def rules_located(path: str | Path | None, file: str | None = None) -> tuple[Located | None, list[Diagnostic]]:

@@ -125,11 +125,17 @@ def _missing_fields(err: ValidationError, loc: Located, name: str, path: tuple) 
     if span is not None:
         span = Span(span.line, span.col, span.line, span.col + 1)
     out = []
+    # A missing field that an unknown field is a misspelling of is reported once, as that misspelling (RK011).
+    known = [k for k in (err.schema.get("properties", {}) if isinstance(err.schema, dict) else {})]
+    misspelt = {nearest(str(k), known) for k in err.instance if k not in known}
     for key in err.validator_value:
-        if key in err.instance:
+        if key in err.instance or key in misspelt:
             continue
         if key == "effect":
             msg, hint = "this card has no `effect:`", "write its effect, or mark the card `status: tbd`"
+        elif key == "price":
+            msg, hint = (f"{_ARTICLE[name]} needs a 'price' field: without one it would be free",
+                         "write `price: N`, a list such as `price: [2, 3, 4]`, or `price: 0` for a free card")
         else:
             msg, hint = f"{_ARTICLE[name]} needs a '{key}' field", None
         out.append(_diag("RK012", msg, loc, span, hint))

@@ -127,7 +127,7 @@ def parse_yaml(text: str, file: str = "<yaml>") -> tuple[Located | None, list[Di
         line, col = err.mark.line + 1, err.mark.column + 1
         return None, [Diagnostic("RK001", "error", err.message, file, line, col, line, col + 1)]
     except yaml.MarkedYAMLError as err:
-        return None, [_syntax(err, file)]
+        return None, [_syntax(err, text, file)]
     except yaml.reader.ReaderError as err:
         return None, [_reader_problem(err, text, file)]
     except yaml.YAMLError as err:
@@ -311,7 +311,13 @@ _PLAIN = (
 )
 
 
-def _syntax(err: yaml.MarkedYAMLError, file: str) -> Diagnostic:
+_FULL_WIDTH_SIGNS = {"：": ":", "，": ",", "－": "-", "［": "[", "］": "]", "｛": "{", "｝": "}"}
+
+
+def _syntax(err: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
+    full_width = _full_width_sign(err, text, file)
+    if full_width is not None:
+        return full_width
     problem = err.problem or err.context or "unreadable YAML"
     mark = err.problem_mark or err.context_mark
     if "could not find expected ':'" in problem and err.context_mark is not None:
@@ -322,6 +328,26 @@ def _syntax(err: yaml.MarkedYAMLError, file: str) -> Diagnostic:
         message, hint = found[0][1], found[0][2]
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     return Diagnostic("RK001", "error", message, file, line, col, line, col + 1, hint=hint)
+
+
+def _full_width_sign(err: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic | None:
+    """A full-width '：' (or another sign YAML reads only half-width) on a line YAML cannot read:
+    named, and pointed at, since it is the likely cause."""
+    lines = text.splitlines()
+    for mark in (err.context_mark, err.problem_mark):
+        if mark is None or mark.line >= len(lines):
+            continue
+        line = lines[mark.line]
+        body = line.split("#", 1)[0]
+        found = [(body.find(ch), ch) for ch in _FULL_WIDTH_SIGNS if ch in body]
+        if not found:
+            continue
+        col, ch = min(found)
+        return Diagnostic("RK001", "error", f"a full-width '{ch}': YAML reads only the half-width '{_FULL_WIDTH_SIGNS[ch]}'",
+                          file, mark.line + 1, col + 1, mark.line + 1, col + 2,
+                          hint=f"write '{_FULL_WIDTH_SIGNS[ch]}' (followed by a space after a field name), "
+                               "switching the keyboard to half-width punctuation")
+    return None
 
 
 def _reader_problem(err: yaml.reader.ReaderError, text: str, file: str) -> Diagnostic:

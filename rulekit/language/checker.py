@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from rulekit import registry
 from rulekit.language import ast
 from rulekit.language.diagnostics import Diagnostic, nearest
+from rulekit.language.parser import Parsed
 
 RefExists = Callable[[str, str], bool]
 
@@ -19,20 +20,23 @@ CODES: dict[str, tuple[str, str]] = {
     "RK002": ("error", "file is not UTF-8 text"),
     "RK003": ("error", "duplicate key in a mapping"),
     "RK004": ("warning", "empty file"),
-    "RK005": ("error", "file cannot be read"),
+    "RK005": ("error", "a file or folder cannot be read"),
     "RK006": ("error", "a card file holds neither a card nor a list of cards"),
     "RK007": ("warning", "YAML file outside the known folders (ignored)"),
     "RK008": ("error", "no such file or folder"),
+    "RK009": ("error", "not a content folder: rules.yaml or the cards are missing"),
     # card metadata and rules.yaml (JSON Schemas)
     "RK010": ("error", "a field has a value of the wrong type or out of range"),
     "RK011": ("error", "unknown field"),
     "RK012": ("error", "required field missing"),
     "RK013": ("error", "the kind of a card cannot be told, or contradicts its folder"),
     "RK014": ("warning", "a tbd card has an effect, which is ignored"),
+    "RK015": ("info", "a card leaves a field to its default"),
     # effect syntax (parser)
     "RK101": ("error", "effect syntax error"),
     "RK102": ("error", "effect indentation error"),
     "RK103": ("error", "effect nested or chained too deeply"),
+    "RK104": ("error", "a whole number larger than the game can hold"),
     # effect meaning (this checker)
     "RK201": ("error", "unknown track"),
     "RK202": ("error", "unknown verb"),
@@ -66,6 +70,10 @@ CODES: dict[str, tuple[str, str]] = {
     "RK230": ("warning", "a verb on `it` that can never change that cell"),
     "RK231": ("warning", "a card whose effect never runs"),
     "RK232": ("error", "division by zero"),
+    "RK233": ("warning", "a computed number beyond the number limit"),
+    "RK234": ("warning", "loops or draws that run more steps than one effect may"),
+    "RK235": ("warning", "an amount beyond what the game can ever hold"),
+    "RK236": ("warning", "dividing by a value that can be 0"),
     # whole content folder (loader)
     "RK301": ("error", "duplicate card id"),
     "RK302": ("error", "duplicate card name within a kind"),
@@ -73,6 +81,7 @@ CODES: dict[str, tuple[str, str]] = {
     "RK304": ("warning", "a stage with fewer cards than players"),
     "RK305": ("info", "proposed cards await the designer's decision"),
     "RK306": ("info", "cards marked tbd"),
+    "RK307": ("warning", "too few advisors for the draft"),
 }
 
 NUM, BOOL, TEXT, CELL, CARD = "number", "true/false", "text", "cell", "card"
@@ -136,31 +145,138 @@ def unknown_word(word: str, table: Mapping[str, object], what: str) -> tuple[str
 
 
 def const_value(e: ast.Expr | None) -> int | None:
-    """The value of an expression made only of numbers, or None."""
-    if isinstance(e, ast.Num):
-        return e.value
-    if isinstance(e, ast.Neg):
-        v = const_value(e.operand)
-        return None if v is None else -v
-    if isinstance(e, ast.BinOp):
-        a, b = const_value(e.left), const_value(e.right)
-        if a is None or b is None:
-            return None
+    """The value of an expression made only of numbers, or None (also past the number limit)."""
+    lo, hi = _Ranges({}).of(e) if e is not None else (None, None)
+    return lo if lo is not None and lo == hi else None
+
+
+Range = tuple[int | None, int | None]      # the values an expression can take; None: no bound known
+_ANY: Range = (None, None)
+# The range of every name the game provides, on any board.
+_NAME_RANGES: dict[str, Range] = {
+    **{name: (t.lo, t.hi) for name, t in registry.SETTABLE.items()},
+    **{name: (0, None) for name in registry.COUNTS},
+    "hand": (0, None), "round": (1, None), "players": (1, 4), "uses": (0, None),
+}
+# No amount in the game is larger than this: the largest bound of any track (money's ceiling).
+LARGEST_AMOUNT = max(abs(b) for t in registry.SETTABLE.values() for b in (t.lo, t.hi) if b is not None)
+
+
+def _in_limit(v: int | None) -> int | None:
+    return v if v is not None and abs(v) <= registry.MAX_NUMBER else None
+
+
+class _Ranges:
+    """The range of values of expressions, from numbers, names and bindings; numbers past the
+    limit are noted (never computed further, so a chain of products cannot grow without bound)."""
+
+    def __init__(self, names: Mapping[str, Range], overflow: Callable[[ast.Node, int], None] | None = None):
+        self.names = names
+        self.overflow = overflow
+
+    def of(self, e: ast.Expr) -> Range:
+        if isinstance(e, ast.Num):
+            return e.value, e.value
+        if isinstance(e, ast.Name):
+            return self.names.get(e.name, _NAME_RANGES.get(e.name, _ANY))
+        if isinstance(e, ast.Neg):
+            lo, hi = self.of(e.operand)
+            return (None if hi is None else -hi), (None if lo is None else -lo)
+        if isinstance(e, ast.BinOp):
+            return self.binop(e)
+        if isinstance(e, ast.Call) and e.func in registry.FUNCTIONS:
+            return self.call(e)
+        return _ANY
+
+    def binop(self, e: ast.BinOp) -> Range:
+        (a, b), (c, d) = self.of(e.left), self.of(e.right)
+        if a is not None and a == b and c is not None and c == d:
+            value = _exact(e.op, a, c)
+            if value is not None and abs(value) > registry.MAX_NUMBER:
+                if self.overflow is not None:
+                    self.overflow(e, value)
+                return _ANY
+            return value, value
         if e.op == "+":
-            return a + b
+            return _add(a, c), _add(b, d)
         if e.op == "-":
-            return a - b
-        if e.op == "*":
-            return a * b if abs(a * b) < 10 ** 12 else None
-        return a // b if b else None
-    if isinstance(e, ast.Call) and e.func in ("min", "max", "abs"):
-        vals = [const_value(a) for a in e.args]
-        if None in vals or not vals:
-            return None
-        if e.func == "abs":
-            return abs(vals[0]) if len(vals) == 1 else None
-        return (min if e.func == "min" else max)(vals) if len(vals) == 2 else None
-    return None
+            return _add(a, None if d is None else -d), _add(b, None if c is None else -c)
+        if e.op == "*" and None not in (a, b, c, d):
+            products = [x * y for x in (a, b) for y in (c, d)]
+            return _in_limit(min(products)), _in_limit(max(products))
+        if e.op == "*" and a is not None and c is not None and a >= 0 and c >= 0:
+            return a * c, None
+        if e.op == "//" and c is not None and c == d and c > 0:
+            return (None if a is None else a // c), (None if b is None else b // c)
+        return _ANY
+
+    def call(self, e: ast.Call) -> Range:
+        args = [self.of(a) for a in e.args]
+        if e.func == "abs" and len(args) == 1:
+            lo, hi = args[0]
+            if lo is not None and lo >= 0:
+                return lo, hi
+            if hi is not None and hi <= 0:
+                return -hi, (None if lo is None else -lo)
+            return 0, (None if lo is None or hi is None else max(-lo, hi))
+        if len(args) != 2:
+            return _ANY
+        (a, b), (c, d) = args
+        if e.func == "max":
+            return _bound(max, a, c, a is None and c is None), _bound(max, b, d, b is None or d is None)
+        return _bound(min, a, c, a is None or c is None), _bound(min, b, d, b is None and d is None)
+
+
+def _exact(op: str, a: int, b: int) -> int | None:
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    return a // b if b else None
+
+
+def _add(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else _in_limit(a + b)
+
+
+def _bound(pick, a: int | None, b: int | None, unbounded: bool) -> int | None:
+    """max or min of two bounds, where None is the open end: `unbounded` says the result is open."""
+    if unbounded:
+        return None
+    return pick(x for x in (a, b) if x is not None)
+
+
+def can_be_zero(r: Range) -> bool:
+    lo, hi = r
+    return (lo is None or lo <= 0) and (hi is None or hi >= 0)
+
+
+def show(e: ast.Expr) -> str:
+    """An expression written out again, as a designer would write it (for messages)."""
+    if isinstance(e, ast.Num):
+        return str(e.value)
+    if isinstance(e, ast.Str):
+        return f'"{e.value}"'
+    if isinstance(e, ast.Name):
+        return e.name
+    if isinstance(e, ast.It):
+        return "it"
+    if isinstance(e, ast.Neg):
+        return f"-{_operand(e.operand)}"
+    if isinstance(e, ast.Not):
+        return f"not {_operand(e.operand)}"
+    if isinstance(e, (ast.BinOp, ast.Compare, ast.BoolOp)):
+        return f"{_operand(e.left)} {e.op} {_operand(e.right)}"
+    if isinstance(e, ast.Call):
+        return f"{e.func}({', '.join(show(a) for a in e.args)})"
+    return "…"
+
+
+def _operand(e: ast.Expr) -> str:
+    text = show(e)
+    return f"({text})" if isinstance(e, (ast.BinOp, ast.Compare, ast.BoolOp)) else text
 
 
 @dataclass(frozen=True)
@@ -168,21 +284,46 @@ class _Binding:
     kind: str           # let | choose | as
     type: str | None
     pos: ast.Pos
+    range: Range = _ANY
 
 
 class _Checker:
     """One pass over one program (or one condition); diagnostics collect in self.diags."""
 
     def __init__(self, kind: str, file: str, refs: RefExists | None,
-                 names: Mapping[str, Sequence[str]] | None):
+                 names: Mapping[str, Sequence[str]] | None, assumed: Collection[str] = (),
+                 unreadable: Mapping[str, Sequence[str]] | None = None):
         self.kind = kind
         self.file = file
         self.refs = refs
         self.names = names or {}
+        self.unreadable = unreadable or {}   # card kind ('' for any) -> files that could not be read
+        self.assumed = frozenset(assumed)    # names a line that could not be read may have made
         self.diags: list[Diagnostic] = []
         self.scopes: list[dict[str, _Binding]] = []
         self.subject = True
         self.handler: ast.Handler | None = None
+        self.overflows: set[ast.Pos] = set()
+        self.steps = 0                                   # statements the handler runs, loops counted
+        self.too_long: tuple[ast.Pos, int] | None = None     # the outermost statement running too many
+
+    # -- ranges --------------------------------------------------------------------
+    def range(self, e: ast.Expr) -> Range:
+        """The values e can take here (RK233 where numbers alone compute past the limit)."""
+        names = {name: b.range for scope in self.scopes for name, b in scope.items()}
+        return _Ranges(names, self.overflow).of(e)
+
+    def const(self, e: ast.Expr) -> int | None:
+        lo, hi = self.range(e)
+        return lo if lo is not None and lo == hi else None
+
+    def overflow(self, e: ast.Node, value: int) -> None:
+        if e.pos in self.overflows:
+            return
+        self.overflows.add(e.pos)
+        self.report("RK233", e.pos, f"this computes {_big(value)}, more than {registry.MAX_NUMBER:,}, the largest "
+                                    "number the game can hold: the game stops with an error when it gets here",
+                    hint="use smaller numbers")
 
     # -- reporting ----------------------------------------------------------------
     def report(self, code: str, pos: ast.Pos, message: str, hint: str | None = None) -> None:
@@ -192,9 +333,13 @@ class _Checker:
 
     # -- program -------------------------------------------------------------------
     def program(self, program: ast.Program) -> None:
+        if self.items(program):
+            self.never_runs(program)
+
+    def items(self, program: ast.Program) -> bool:
         if self.kind not in registry.CARD_KINDS:
             self.report("RK218", program.pos, f"unknown card kind '{self.kind}'")
-            return
+            return False
         seen: dict[tuple, ast.Handler] = {}
         for item in program.items:
             if isinstance(item, ast.Handler):
@@ -202,7 +347,7 @@ class _Checker:
                 self.handler_item(item)
             else:
                 self.declaration(item)
-        self.never_runs(program)
+        return True
 
     def duplicate_handler(self, h: ast.Handler, seen: dict[tuple, ast.Handler]) -> None:
         key = (h.form, h.event, h.edge)
@@ -230,9 +375,25 @@ class _Checker:
             self.trigger_handler(h, head)
         self.handler = h
         self.subject = self.kind != "event"
+        self.steps, self.too_long = 0, None
         self.block(h.body)
+        self.effect_steps(head)
         self.handler = None
         self.subject = True
+
+    def effect_steps(self, head: ast.Pos) -> None:
+        limit = registry.LIMITS["effect_steps"].value
+        if self.steps <= limit:
+            return
+        pos, steps = self.too_long or (head, self.steps)
+        self.report("RK234", pos, f"this runs {_big(steps)} steps or more (statements, and one step per card drawn); "
+                                  f"one effect may run at most {limit:,}, so the game stops with an error here",
+                    hint="use smaller counts, or fewer loops inside one another")
+
+    def counted(self, pos: ast.Pos, before: int) -> None:
+        """Note a statement whose own steps pass the limit; the outermost one is reported."""
+        if self.steps - before > registry.LIMITS["effect_steps"].value:
+            self.too_long = (pos, self.steps - before)
 
     def on_handler(self, h: ast.Handler, head: ast.Pos) -> None:
         if h.event in registry.ON_HANDLERS:
@@ -317,6 +478,7 @@ class _Checker:
         self.scopes.pop()
 
     def stmt(self, s: ast.Stmt) -> None:
+        self.steps += 1
         method = getattr(self, "s_" + type(s).__name__.lower())
         method(s)
 
@@ -329,6 +491,24 @@ class _Checker:
         self.track_name(s.track, s.track_pos)
         self.needs_subject(s, f"`{s.track} {s.op} …`")
         self.number(s.expr, f"the value of `{s.track} {s.op}`")
+        self.track_amount(s)
+
+    def track_amount(self, s: ast.TrackChange) -> None:
+        """RK235: a change larger than the whole track (going below policy's floor overthrows, so it counts)."""
+        track = registry.SETTABLE.get(s.track)
+        v = self.const(s.expr)
+        if track is None or v is None or track.lo is None or track.hi is None:
+            return
+        lo, hi = track.lo, track.hi
+        if s.op == "=":
+            beyond = not lo <= v <= hi and not (s.track == "policy" and v < lo)
+        else:
+            down = (s.op == "-=") == (v > 0)
+            beyond = abs(v) > hi - lo and not (s.track == "policy" and down)
+        if beyond:
+            self.report("RK235", s.expr.pos, f"{s.track} only goes from {lo:,} to {hi:,}, so `{s.track} {s.op} {v:,}` "
+                                             f"cannot take effect as written",
+                        hint=f"write the change the card means, within {lo:,} to {hi:,}")
 
     def track_name(self, track: str, pos: ast.Pos) -> None:
         if track in registry.SETTABLE:
@@ -350,14 +530,20 @@ class _Checker:
 
     def s_let(self, s: ast.Let) -> None:
         t = self.value(s.expr)
-        self.define(s.name, "let", t, s.name_pos)
+        self.define(s.name, "let", t, s.name_pos, self.range(s.expr) if t == NUM else _ANY)
 
     def s_if(self, s: ast.If) -> None:
+        before, longest = self.steps, 0
         for cond, body in s.branches:
             self.truth(cond, "`if`")
+            self.steps = before
             self.block(body)
+            longest = max(longest, self.steps - before)
         if s.orelse is not None:
+            self.steps = before
             self.block(s.orelse)
+            longest = max(longest, self.steps - before)
+        self.steps = before + longest       # one branch runs
 
     def s_eachplayer(self, s: ast.EachPlayer) -> None:
         if s.other and not self.subject:
@@ -382,21 +568,39 @@ class _Checker:
 
     def s_repeat(self, s: ast.Repeat) -> None:
         self.number(s.count, "`repeat`")
-        n = const_value(s.count)
+        n = self.const(s.count)
         if n is not None and n > registry.MAX_REPEAT:
-            self.report("RK222", s.count.pos, f"`repeat {n}` is more than the limit of {registry.MAX_REPEAT}",
+            self.report("RK222", s.count.pos, f"`repeat {n:,}` is more than the limit of {registry.MAX_REPEAT}",
                         hint="a card repeating this often would stall the game; use a smaller number")
+        before = self.steps
         self.block(s.body)
+        # A count known from the text multiplies the block; any other count is taken as once.
+        times = min(n, registry.MAX_REPEAT) if n is not None and n > 0 else 1
+        self.steps = before + (self.steps - before) * times
+        self.counted(s.pos, before - 1)
 
     def s_choose(self, s: ast.Choose) -> None:
         self.needs_subject(s, f"`choose {s.name}`")
         self.number(s.lo, "the start of `choose`")
         self.number(s.hi, "the end of `choose`")
-        lo, hi = const_value(s.lo), const_value(s.hi)
+        lo, hi = self.const(s.lo), self.const(s.hi)
         if lo is not None and hi is not None and lo > hi:
             self.report("RK223", _span(s.lo.pos, s.hi.pos), f"`choose {s.name} from {lo} to {hi}` leaves nothing to choose",
                         hint="the first number must not be larger than the second")
-        self.define(s.name, "choose", NUM, s.name_pos)
+        for end in (s.lo, s.hi):
+            v = self.const(end)
+            if v is not None and abs(v) > LARGEST_AMOUNT:
+                self.report("RK235", end.pos, f"`choose {s.name}` reaches {v:,}, but nothing in the game goes beyond "
+                                              f"{LARGEST_AMOUNT:,} (money's ceiling)",
+                            hint="choose within what the card needs, such as `from 0 to money`")
+        self.define(s.name, "choose", NUM, s.name_pos, (self.range(s.lo)[0], self.range(s.hi)[1]))
+
+    def payable(self, amount: ast.Expr, what: str) -> None:
+        v = self.const(amount)
+        if v is not None and v > registry.MONEY.hi:
+            self.report("RK235", amount.pos, f"{what} {v:,}: money never goes above {registry.MONEY.hi:,}, "
+                                             "so this can never be paid in full",
+                        hint=f"use an amount of at most {registry.MONEY.hi:,}")
 
     def s_may(self, s: ast.May) -> None:
         self.needs_subject(s, "`may`")
@@ -405,17 +609,20 @@ class _Checker:
     def s_maypay(self, s: ast.MayPay) -> None:
         self.needs_subject(s, "`may pay`")
         self.number(s.amount, "`may pay`")
+        self.payable(s.amount, "`may pay`")
         self.block(s.body)
 
     def s_spend(self, s: ast.Spend) -> None:
         self.needs_subject(s, "`spend`")
         self.number(s.amount, "`spend`")
+        self.payable(s.amount, "`spend`")
 
     def s_pay(self, s: ast.Pay) -> None:
         self.needs_subject(s, "`pay`")
         self.number(s.amount, "`pay`")
+        self.payable(s.amount, "`pay`")
         if s.as_name is not None:
-            self.define(s.as_name, "as", NUM, s.as_pos)
+            self.define(s.as_name, "as", NUM, s.as_pos, (0, self.range(s.amount)[1]))
 
     def s_verbstmt(self, s: ast.VerbStmt) -> None:
         self.needs_subject(s, f"`{s.verb}`")
@@ -436,7 +643,7 @@ class _Checker:
         else:
             self.unknown_verb(s.verb, s.verb_pos)
         if s.as_name is not None:
-            self.define(s.as_name, "as", NUM, s.as_pos)
+            self.define(s.as_name, "as", NUM, s.as_pos, (0, None))
 
     def board_kind(self, s: ast.VerbStmt) -> None:
         verb = registry.VERBS[s.verb]
@@ -502,16 +709,20 @@ class _Checker:
         self.number(s.count, "the number of cards to draw")
         self.number(s.stage, "the stage to draw from")
         self.stage_number(s.stage, "draw … from stage {}")
+        n = self.const(s.count)
+        if n is not None and n > 0:
+            self.steps += n               # a step for each card drawn
+            self.counted(s.pos, self.steps - n - 1)
         if s.keep is None:
             return
         self.number(s.keep, "`keep`")
-        n, keep = const_value(s.count), const_value(s.keep)
+        keep = self.const(s.keep)
         if n is not None and keep is not None and keep > n:
             self.report("RK221", s.keep.pos, f"`keep {keep}` is more than the {n} card{'s' if n != 1 else ''} drawn",
                         hint=f"keep at most {n}")
 
     def stage_number(self, e: ast.Expr, form: str) -> None:
-        k = const_value(e)
+        k = self.const(e)
         if k is not None and not 1 <= k <= 3:
             self.report("RK220", e.pos, f"`{form.format(k)}`: there are only stages 1, 2 and 3")
 
@@ -534,27 +745,30 @@ class _Checker:
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
+        if name in self.assumed:
+            return _Binding("let", None, ast.NOPOS)
         return None
 
-    def define(self, name: str, kind: str, t: str | None, pos: ast.Pos) -> None:
+    def define(self, name: str, kind: str, t: str | None, pos: ast.Pos, values: Range = _ANY) -> None:
         if name in RESERVED:
             self.report("RK229", pos, f"'{name}' cannot be a name: it is {RESERVED[name]}",
                         hint="choose another name, such as 'n' or 'paid'")
             return
         first = self.lookup(name)
-        if first is not None:
+        if first is not None and first.pos != ast.NOPOS:
             self.report("RK228", pos, f"'{name}' is already defined by `{first.kind}` on line {first.pos.line}",
                         hint="use another name")
             return
         if self.scopes:
-            self.scopes[-1][name] = _Binding(kind, t, pos)
+            self.scopes[-1][name] = _Binding(kind, t, pos, values)
 
     # -- expressions ----------------------------------------------------------------
-    def number(self, e: ast.Expr, what: str) -> None:
+    def number(self, e: ast.Expr, what: str) -> str | None:
         t = self.value(e)
         if t not in (NUM, None):
             self.report("RK227", e.pos, f"{what} needs a number, but this is {self.describe(t)}",
                         hint=self.number_hint(t))
+        return t
 
     def truth(self, e: ast.Expr, what: str) -> None:
         t = self.value(e)
@@ -606,9 +820,16 @@ class _Checker:
 
     def binop(self, e: ast.BinOp) -> str:
         self.number(e.left, f"'{e.op}'")
-        self.number(e.right, f"'{e.op}'")
-        if e.op == "//" and const_value(e.right) == 0:
-            self.report("RK232", e.right.pos, "dividing by 0", hint="divide by a number that is never 0")
+        right = self.number(e.right, f"'{e.op}'")
+        if e.op == "//":
+            divisor = self.range(e.right)
+            if divisor == (0, 0):
+                self.report("RK232", e.right.pos, "dividing by 0", hint="divide by a number that is never 0")
+            elif can_be_zero(divisor) and right == NUM:
+                text = show(e.right)
+                self.report("RK236", e.right.pos, f"dividing by `{text}`, which can be 0: the game stops with an error "
+                                                  "when it is", hint=f"divide by `max(1, {text})` instead")
+        self.range(e)
         return NUM
 
     def compare(self, e: ast.Compare) -> str:
@@ -708,6 +929,12 @@ class _Checker:
                                               f"{_KIND_ARTICLE[other]}")
                 return
         msg = f"there is no {kind} '{arg.value}'"
+        broken = [*self.unreadable.get(kind, ()), *self.unreadable.get("", ())]
+        if broken:
+            files = ", ".join(sorted(broken))
+            self.report("RK224", arg.pos, f"{msg}: this follows from {files}, which cannot be read",
+                        hint="fix the error in that file first; its cards are unknown until then")
+            return
         guess = nearest(arg.value, sorted(self.names.get(kind, ())))
         if guess:
             msg += f" — did you mean '{guess}'?"
@@ -715,29 +942,48 @@ class _Checker:
 
 
 def check_program(program: ast.Program, kind: str, card_ref_exists: RefExists | None, file: str, *,
-                  card_names: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:
+                  card_names: Mapping[str, Sequence[str]] | None = None,
+                  unreadable: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:
     """Every problem of meaning in one card's effect (kind: advisor, policy, event or combo).
 
-    card_names (kind -> ids and names) only feeds did-you-mean for card references.
+    card_names (kind -> ids and names) only feeds did-you-mean for card references; unreadable
+    (kind, or '' for any -> files) names the files a missing card may be in.
     """
-    checker = _Checker(kind, file, card_ref_exists, card_names)
-    try:
-        checker.program(program)
-    except RecursionError:
-        checker.report("RK103", program.pos, "this effect is nested too deeply to check")
+    checker = _Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable)
+    checker.program(program)
     return sorted(checker.diags, key=Diagnostic.sort_key)
+
+
+def check_parsed(parsed: Parsed, kind: str, card_ref_exists: RefExists | None, file: str, *,
+                 card_names: Mapping[str, Sequence[str]] | None = None,
+                 unreadable: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:
+    """check_program on what parsed of an effect with syntax errors, leaving out what follows from them:
+    problems on a mended line, names a mended line may have made, and "never runs" when a handler was lost."""
+    if parsed.program is None:
+        return []
+    checker = _Checker(kind, file, card_ref_exists, card_names, parsed.lost_words, unreadable)
+    if parsed.complete:
+        checker.program(parsed.program)
+    else:
+        checker.items(parsed.program)
+    found = [d for d in checker.diags if d.line not in parsed.mended_lines]
+    return sorted(found, key=Diagnostic.sort_key)
 
 
 def check_condition(expr: ast.Expr, file: str, card_ref_exists: RefExists | None, where: str, *,
-                    kind: str = "combo", card_names: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:
+                    kind: str = "combo", card_names: Mapping[str, Sequence[str]] | None = None,
+                    unreadable: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:
     """Every problem of a condition (a combo's `when:`, an unlock rule); it must be true/false."""
-    checker = _Checker(kind, file, card_ref_exists, card_names)
+    checker = _Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable)
     checker.scopes = [{}]
-    try:
-        checker.truth(expr, where)
-    except RecursionError:
-        checker.report("RK103", expr.pos, "this condition is nested too deeply to check")
+    checker.truth(expr, where)
     return sorted(checker.diags, key=Diagnostic.sort_key)
+
+
+def _big(n: int) -> str:
+    """A number for a message: in full, or its size when it has too many digits to read."""
+    text = f"{n:,}"
+    return text if len(text) <= 27 else f"a number of {len(str(abs(n)))} digits"
 
 
 def _a(word: str) -> str:

@@ -26,7 +26,9 @@ class Diagnostic:
         return replace(self, file=file)
 
     def sort_key(self):
-        return (self.file, self.line, self.col, self.code, self.message)
+        """Causes first: the problems of files and folders as such (RK0xx below RK010), which
+        can leave cards unknown and so explain later problems; then each file's, in order."""
+        return (not self.code.startswith("RK00"), self.file, self.line, self.col, self.code, self.message)
 
 
 class ContentError(Exception):

@@ -1,9 +1,17 @@
-"""Effect text -> AST: Lark LALR with an Indenter, positions mapped to the YAML file's own lines."""
+"""Effect text -> AST: Lark LALR with an Indenter, positions mapped to the YAML file's own lines.
+
+A syntax error does not end the reading: the line at fault is mended (a missing ':' added, a
+misspelt keyword replaced by the one it is closest to) or stood in for by a harmless statement,
+and parsing goes on, so one card shows every mistake at once and the statements that did parse
+are still checked. What was mended is kept in `Parsed`, so the checker can leave out the
+consequences of a mended line instead of reporting them as mistakes of their own.
+"""
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from importlib import resources
 
 from lark import Lark, Token, Tree
@@ -12,9 +20,11 @@ from lark.indenter import DedentError, Indenter
 
 from rulekit import registry
 from rulekit.language import ast
-from rulekit.language.diagnostics import Diagnostic
+from rulekit.language.diagnostics import Diagnostic, nearest
 
-MAX_CHAIN = 200          # operands in one chain of + - * // and or
+MAX_RECOVERIES = 20      # mended lines per top-level item before the rest of it is given up
+_LIMIT = registry.MAX_NESTING
+_NUMBER_DIGITS = len(str(registry.MAX_NUMBER))
 
 
 @dataclass(frozen=True)
@@ -36,6 +46,24 @@ class Origin:
         extra = self.indent if self.indent is not None else self.col - 1
         return self.line + line - 1, extra + col
 
+    def below(self, line: int) -> "Origin":
+        """The origin of text that starts at the first column of this text's `line`."""
+        if line <= 1:
+            return self
+        l, c = self.map(line, 1)
+        return Origin(self.file, l, c, self.indent if self.indent is not None else self.col - 1)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """An effect as read: what parsed (mended lines stood in for), every syntax problem, and what was mended."""
+
+    program: ast.Program | None
+    diags: tuple[Diagnostic, ...] = ()
+    mended_lines: frozenset[int] = frozenset()     # file lines that were changed to read on
+    lost_words: frozenset[str] = frozenset()        # words of those lines (names they may have made)
+    complete: bool = True                           # no handler or declaration was given up
+
 
 class _Indenter(Indenter):
     NL_type = "_NL"
@@ -48,9 +76,12 @@ class _Indenter(Indenter):
 
 @functools.cache
 def _lark() -> Lark:
+    # The basic lexer reads a word the same way wherever it stands (`players` is one word,
+    # not `player` + `s`), so an error names the word the designer wrote; the contextual
+    # lexer also misreported the token the parser expected after a line break.
     grammar = resources.files("rulekit").joinpath("grammar.lark").read_text(encoding="utf-8")
     grammar += "\nexpr_start: _NL? expr _NL?\n"
-    return Lark(grammar, parser="lalr", postlex=_Indenter(), propagate_positions=True,
+    return Lark(grammar, parser="lalr", lexer="basic", postlex=_Indenter(), propagate_positions=True,
                 start=["start", "expr_start"], maybe_placeholders=False)
 
 
@@ -75,6 +106,16 @@ _TOKEN_WORDS = {
     "MUL_OP": "'*' or '//'",
     "BY": "'by'",
 }
+
+# The words that open a top-level item, and the keywords that open a statement.
+_ITEM_WORDS = ("on", "when", "once", "react", "modify", "shield", "seal")
+_STATEMENT_KEYWORDS = ("let", "choose", "spend", "pay", "draw", "unlock", "prevent", "if", "elif", "else",
+                       "each", "player", "repeat", "may")
+# Words that may open a statement without being keywords: tracks and verbs.
+_STATEMENT_NAMES = (*registry.SETTABLE, *registry.VERBS, *registry.TILE_VERBS, *registry.IT_ONLY_VERBS)
+_FULL_WIDTH = {"（": "(", "）": ")", "，": ",", "：": ":", "＝": "=", "＋": "+", "－": "-", "＜": "<", "＞": ">"}
+_CURLY = "“”‘’"
+_WORD = re.compile(r"[^\W\d]\w*")
 
 
 def _token_word(name: str) -> str:
@@ -108,6 +149,395 @@ def _expected_words(expected) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+_EXPRESSION_ENDS = {"_NL", "$END", "RPAR", "COLON", "COMMA"}
+
+
+def _acceptable(err: UnexpectedToken) -> set[str]:
+    """The tokens the parser could take where it stopped (more exact than err.expected)."""
+    parser = getattr(err, "interactive_parser", None)
+    if parser is not None:
+        try:
+            return set(parser.accepts())
+        except LarkError:
+            pass
+    return set(err.expected)
+
+
+def _expected_keywords(expected) -> list[str]:
+    return sorted(e.lower() for e in expected if e.lower() in registry.KEYWORDS)
+
+
+# ---- lines: brackets, statements, indentation ------------------------------------------------------
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _is_code(line: str) -> bool:
+    body = line.strip()
+    return bool(body) and not body.startswith("#")
+
+
+def _code_part(line: str) -> str:
+    """The line without its comment (a '#' inside quotes does not start one)."""
+    quote = None
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            return line[:i]
+    return line
+
+
+def _bracket_depths(lines: list[str]) -> list[int]:
+    """The depth of open brackets at the start of each line, and after the last one (quotes and comments skipped)."""
+    depth = 0
+    out = []
+    for line in lines:
+        out.append(depth)
+        for ch in _code_part(line):
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth = max(0, depth - 1)
+    out.append(depth)
+    return out
+
+
+def _too_many_brackets(lines: list[str], origin: Origin) -> Diagnostic | None:
+    depth = 0
+    for n, line in enumerate(lines, 1):
+        for col, ch in enumerate(_code_part(line), 1):
+            if ch == "(":
+                depth += 1
+                if depth > _LIMIT:
+                    l, c = origin.map(n, col)
+                    return Diagnostic("RK103", "error", f"brackets are nested too deeply (more than {_LIMIT} levels)",
+                                      origin.file, l, c, l, c + 1,
+                                      hint="write the expression with fewer brackets, or name its parts with `let`")
+            elif ch == ")":
+                depth = max(0, depth - 1)
+    return None
+
+
+def _statement_lines(lines: list[str], n: int) -> tuple[int, int]:
+    """The first and last line (1-based) of the statement that line n belongs to (brackets may span lines)."""
+    depths = _bracket_depths(lines)
+    start = n
+    while start > 1 and depths[start - 1] > 0:
+        start -= 1
+    end = n
+    while end < len(lines) and depths[end] > 0:
+        end += 1
+    return start, end
+
+
+def _opens_block(lines: list[str], start: int, end: int) -> bool:
+    if _code_part(lines[end - 1]).rstrip().endswith(":"):
+        return True
+    following = next((ln for ln in lines[end:] if _is_code(ln)), "")
+    return _indent(following) > _indent(lines[start - 1])
+
+
+def _chunks(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """The top-level items (first line, 1-based, and their lines), so one bad handler does not hide the next."""
+    depths = _bracket_depths(lines)
+    starts = [i for i, ln in enumerate(lines) if _is_code(ln) and not ln[0].isspace() and depths[i] == 0]
+    if not starts:
+        return [(1, lines)]
+    starts[0] = 0
+    return [(a + 1, lines[a:b]) for a, b in zip(starts, starts[1:] + [len(lines)])]
+
+
+def _first_word(line: str) -> tuple[str, int] | None:
+    """The line's first word and its column, when the line starts with one."""
+    m = _WORD.match(line, _indent(line))
+    return (m.group(), m.start() + 1) if m else None
+
+
+# ---- reading one top-level item, mending as it goes ---------------------------------------------------
+
+@dataclass
+class _Mend:
+    """What a mistake gives: its diagnostic, and whether the lines could be mended to read on."""
+
+    diag: Diagnostic
+    mended: bool
+
+
+@dataclass
+class _Reader:
+    """Parses one top-level item, mending each line at fault (at most MAX_RECOVERIES times)."""
+
+    lines: list[str]
+    origin: Origin
+    tabbed: bool = False        # a tab in its indentation: indentation problems follow from it, reported already
+    condition: bool = False     # an expression, not an effect
+    diags: list[Diagnostic] = field(default_factory=list)
+    mended: set[int] = field(default_factory=set)       # chunk lines
+    lost_words: set[str] = field(default_factory=set)
+    seen: set[tuple] = field(default_factory=set)
+
+    def read(self) -> Tree | None:
+        for _ in range(MAX_RECOVERIES + 1):
+            src = "\n".join(self.lines) + "\n"
+            try:
+                return _lark().parse(src, start="start")
+            except UnexpectedInput as err:
+                outcome = self.unexpected(err)
+            except DedentError:
+                outcome = self.bad_dedent()
+            except LarkError as err:  # pragma: no cover - a Lark failure we have not classified
+                l, c = self.origin.map(1, 1)
+                outcome = _Mend(Diagnostic("RK101", "error", f"cannot read this effect: {err}",
+                                           self.origin.file, l, c, l, c + 1), False)
+            key = (outcome.diag.line, outcome.diag.col, outcome.diag.message)
+            if key in self.seen:
+                return None          # mending did not help: the same problem again
+            self.seen.add(key)
+            if not (self.tabbed and ("indent" in outcome.diag.message or outcome.diag.code == "RK102")):
+                self.diags.append(outcome.diag)
+            if not outcome.mended:
+                return None
+        return None
+
+    def at(self, n: int, col: int, width: int = 1) -> tuple[int, int, int, int]:
+        l, c = self.origin.map(n, col)
+        return l, c, l, c + max(1, width)
+
+    def diag(self, code: str, message: str, n: int, col: int, width: int = 1, hint: str | None = None) -> Diagnostic:
+        return Diagnostic(code, "error", message, self.origin.file, *self.at(n, col, width), hint=hint)
+
+    # -- the kinds of mistake ----------------------------------------------------------------------
+    def unexpected(self, err: UnexpectedInput) -> _Mend:
+        if isinstance(err, UnexpectedCharacters):
+            return self.bad_character(err.line, err.column)
+        if isinstance(err, UnexpectedToken):
+            return self.bad_token(err)
+        n = min(max(1, getattr(err, "line", 1) or 1), len(self.lines))
+        return _Mend(self.diag("RK101", "the effect ends in the middle of a statement", n, 1), False)
+
+    def bad_character(self, n: int, col: int) -> _Mend:
+        line = self.lines[n - 1]
+        ch = line[col - 1:col]
+        if ch in _FULL_WIDTH:
+            self.replace(n, col, ch, _FULL_WIDTH[ch])
+            return _Mend(self.diag("RK101", f"a full-width '{ch}'; write the half-width '{_FULL_WIDTH[ch]}'", n, col,
+                                   hint="switch the keyboard to half-width (English) punctuation"), True)
+        if ch in _CURLY:
+            self.replace(n, col, ch, '"')
+            return _Mend(self.diag("RK101", f"a curly quote {ch}; write names in straight quotes \"…\"", n, col), True)
+        if ch in "'\"":
+            msg = "a quoted name is not closed on this line"
+        else:
+            msg = f"unexpected character '{ch}'"
+        return _Mend(self.diag("RK101", msg, n, col), self.stand_in(n))
+
+    def bad_token(self, err: UnexpectedToken) -> _Mend:
+        tok = err.token
+        expected = _acceptable(err)
+        if tok.type == "$END":
+            n = len(self.lines)
+            while n > 1 and not _is_code(self.lines[n - 1]):
+                n -= 1
+            col = len(self.lines[n - 1].rstrip()) + 1
+        elif tok.type == "_INDENT":
+            n, col = tok.end_line or 1, 1       # the token starts at the line break before the line at fault
+        else:
+            n, col = tok.line or err.line or 1, tok.column or err.column or 1
+        n = min(max(1, n), len(self.lines))
+        if "_INDENT" in expected and tok.type != "_INDENT":
+            return self.empty_block(n, tok.type in ("$END", "_DEDENT", "_NL"))
+        if tok.type == "_INDENT":
+            return self.over_indented(n)
+        typo = self.keyword_typo(tok, n, col, expected)
+        if typo is not None:
+            return typo
+        if tok.type == "_NL" and "COLON" in expected:
+            self.lines[n - 1] = _code_part(self.lines[n - 1]).rstrip() + ":"
+            self.mended.add(n)
+            return _Mend(self.diag("RK101", "expected ':' at the end of this line", n, col), True)
+        width = len(str(tok.value)) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
+        msg = f"expected {_expected_words(expected)}, found {_found_word(tok)}"
+        return _Mend(self.diag("RK101", msg, n, col, width), self.stand_in(n))
+
+    def keyword_typo(self, tok: Token, n: int, col: int, expected: set[str]) -> _Mend | None:
+        """`iff x:` `wen death:` `each players:` or a statement outside any handler, in plain words."""
+        line = self.lines[n - 1]
+        first = _first_word(line)
+        top = _indent(line) == 0 and not self.condition
+        if top and first is not None and (first[1], first[0]) == (tok.column, tok.value):
+            guess = nearest(tok.value, [*_ITEM_WORDS, *_STATEMENT_KEYWORDS, *_STATEMENT_NAMES])
+            if tok.type == "NAME" and guess in _ITEM_WORDS:
+                return self.respell(n, col, tok.value, guess)
+            return _Mend(self.diag("RK101", f"`{line.strip()}` is outside any handler", n, col, len(tok.value),
+                                   hint="put statements in an indented block under a handler such as `on play:`, "
+                                        "`when death:` or `on resolve:`"), False)
+        if tok.type == "NAME" and "NAME" not in expected:
+            guess = nearest(tok.value, _expected_keywords(expected))
+            if guess is None and expected & _EXPRESSION_ENDS:
+                guess = nearest(tok.value, ["and", "or"])     # LALR may have closed the expression already
+            if guess is not None:
+                return self.respell(n, col, tok.value, guess)
+        if first is not None and not top and first[0] not in registry.KEYWORDS:
+            guess = nearest(first[0], [*_STATEMENT_KEYWORDS, *_STATEMENT_NAMES])
+            if guess in _STATEMENT_KEYWORDS:
+                return self.respell(n, first[1], first[0], guess)
+        return None
+
+    def respell(self, n: int, col: int, word: str, keyword: str) -> _Mend:
+        self.replace(n, col, word, keyword)
+        return _Mend(self.diag("RK101", f"unknown word '{word}' — did you mean '{keyword}'?", n, col, len(word)), True)
+
+    def empty_block(self, n: int, on_its_line: bool) -> _Mend:
+        """A line ending in ':' with nothing indented under it: one error, at that ':'.
+
+        The token at fault is the end of that line, or the first token of the next one.
+        """
+        opener = n
+        if not on_its_line:
+            opener = max(1, n - 1)
+            while opener > 1 and not _is_code(self.lines[opener - 1]):
+                opener -= 1
+        text = _code_part(self.lines[opener - 1]).rstrip()
+        col = len(text) if text.endswith(":") else _indent(self.lines[opener - 1]) + 1
+        d = self.diag("RK101", "expected an indented block after ':'", opener, col,
+                      hint="indent the lines of the block two spaces more than the line with ':'")
+        if _indent(self.lines[opener - 1]) == 0:
+            return _Mend(d, False)         # a handler with nothing in it: nothing further to read
+        start, end = _statement_lines(self.lines, opener)
+        self.continue_chain(end, _indent(self.lines[start - 1]))
+        self.replace_statement(start, end, "let _recovered_{n} = 0")
+        return _Mend(d, True)
+
+    def continue_chain(self, after: int, width: int) -> None:
+        """The `elif`/`else` that followed a statement now stood in for start a chain of their own."""
+        for i in range(after, len(self.lines)):
+            line = self.lines[i]
+            if not _is_code(line):
+                continue
+            if _indent(line) != width:
+                return
+            word = _first_word(line)
+            if word is None or word[0] not in ("elif", "else"):
+                return
+            body = line.strip()
+            self.lines[i] = " " * width + ("if  " + body[4:] if word[0] == "elif" else "if 0 == 0:")
+            self.mended.add(i + 1)
+            return
+
+    def over_indented(self, n: int) -> _Mend:
+        previous = next((ln for ln in reversed(self.lines[:n - 1]) if _is_code(ln)), "")
+        d = self.diag("RK101", "this line is indented more than the line before it", n, _indent(self.lines[n - 1]) + 1,
+                      hint="indent a line only after a line that ends with ':'")
+        self.lines[n - 1] = " " * _indent(previous) + self.lines[n - 1].lstrip(" ")
+        self.mended.add(n)
+        return _Mend(d, True)
+
+    def bad_dedent(self) -> _Mend:
+        n, levels = _bad_dedent(self.lines)
+        line = self.lines[n - 1]
+        d = self.diag("RK102", "this line's indentation does not match any block above it", n, _indent(line) + 1,
+                      hint="line it up with the block it belongs to")
+        if not levels:
+            return _Mend(d, False)
+        width = min(levels, key=lambda w: (abs(w - _indent(line)), -w))
+        self.lines[n - 1] = " " * width + line.lstrip(" ")
+        self.mended.add(n)
+        return _Mend(d, True)
+
+    # -- mending ------------------------------------------------------------------------------------
+    def replace(self, n: int, col: int, old: str, new: str) -> None:
+        line = self.lines[n - 1]
+        self.lines[n - 1] = line[:col - 1] + new + line[col - 1 + len(old):]
+        self.mended.add(n)
+
+    def stand_in(self, n: int) -> bool:
+        """Stand a harmless statement in for the statement at line n; False for a handler line."""
+        start, end = _statement_lines(self.lines, n)
+        if _indent(self.lines[start - 1]) == 0:
+            return False
+        if not _opens_block(self.lines, start, end):
+            self.replace_statement(start, end, "let _recovered_{n} = 0")
+            return True
+        word = _first_word(self.lines[start - 1])
+        header = {"if": "if 0 == 0:", "elif": "elif 0 == 0:", "else": "else:"}.get(word[0] if word else "", "repeat 1:")
+        self.replace_statement(start, end, header)
+        return True
+
+    def replace_statement(self, start: int, end: int, text: str) -> None:
+        for i in range(start, end + 1):
+            self.lost_words.update(_WORD.findall(_code_part(self.lines[i - 1])))
+            self.mended.add(i)
+        self.lines[start - 1] = " " * _indent(self.lines[start - 1]) + text.format(n=start)
+        for i in range(start + 1, end + 1):
+            self.lines[i - 1] = ""
+
+
+def _bad_dedent(lines: list[str]) -> tuple[int, list[int]]:
+    """The first line whose indentation matches no open block, and the indentations it could take."""
+    levels = [0]
+    for n, line in enumerate(lines, 1):
+        if not _is_code(line):
+            continue
+        width = _indent(line)
+        if width > levels[-1]:
+            levels.append(width)
+            continue
+        open_levels = list(levels)
+        while width < levels[-1]:
+            levels.pop()
+        if width != levels[-1]:
+            return n, open_levels
+    return 1, []
+
+
+# ---- nesting and number limits -----------------------------------------------------------------------
+
+_CHAINS = ("sum", "product", "or_expr", "and_expr")
+_ONE_LEVEL = ("not_op", "neg", "call", "comparison", "block")
+
+
+def _too_deep(tree: Tree, origin: Origin) -> Diagnostic | None:
+    """RK103 where blocks and operators inside one another pass the nesting limit (no recursion)."""
+    stack: list[tuple[Tree, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.data in _CHAINS:
+            depth += len(node.children) // 2
+        elif node.data in _ONE_LEVEL:
+            depth += 1
+        if depth > _LIMIT:
+            meta = node.meta
+            line, col = (meta.line, meta.column) if not getattr(meta, "empty", True) else (1, 1)
+            l, c = origin.map(line, col)
+            what = "blocks" if node.data == "block" else "operators, comparisons and calls"
+            return Diagnostic("RK103", "error", f"nested too deeply: more than {_LIMIT} {what} inside one another",
+                              origin.file, l, c, l, c + 1,
+                              hint="name parts of the expression with `let`, or split the effect into simpler steps")
+        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
+    return None
+
+
+def _number_problems(tree: Tree, origin: Origin) -> list[Diagnostic]:
+    """RK104 at every whole number larger than the number limit."""
+    out = []
+    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "INT"):
+        if len(tok.value) > _NUMBER_DIGITS or int(tok.value) > registry.MAX_NUMBER:
+            l, c = origin.map(tok.line, tok.column)
+            shown = tok.value if len(tok.value) <= 20 else f"{tok.value[:8]}… ({len(tok.value)} digits)"
+            out.append(Diagnostic("RK104", "error", f"the number {shown} is larger than {registry.MAX_NUMBER:,}, "
+                                                    "the largest number the game can hold",
+                                  origin.file, l, c, l, c + len(tok.value),
+                                  hint="use a smaller number"))
+    return out
+
+
+# ---- Lark tree -> AST -----------------------------------------------------------------------------------
+
 class _Builder:
     """Lark tree -> AST, mapping every position through the Origin."""
 
@@ -126,9 +556,16 @@ class _Builder:
         el, ec = self.origin.map(meta.end_line, meta.end_column)
         return ast.Pos(l, c, el, ec)
 
-    # -- program ---------------------------------------------------------------
-    def program(self, tree: Tree) -> ast.Program:
-        return ast.Program(self.pos_of(tree), tuple(self.item(c) for c in tree.children))
+    @staticmethod
+    def number(tok: Token) -> int:
+        # A number past the limit is reported (RK104); the limit stands in for it so the rest is checked.
+        if len(tok.value) > _NUMBER_DIGITS:
+            return registry.MAX_NUMBER
+        return min(int(tok.value), registry.MAX_NUMBER)
+
+    # -- program ---------------------------------------------------------------------------------
+    def items(self, tree: Tree) -> list:
+        return [self.item(c) for c in tree.children]
 
     def item(self, t: Tree):
         ch = t.children
@@ -144,7 +581,7 @@ class _Builder:
             word = " ".join(tok.value for tok in trig.children)
             return ast.Handler(p, form, word, None, self.block(ch[-1]), self.pos_of(trig))
         if t.data == "modify_decl":
-            floor = int(ch[-1].value) if len(ch) > 3 and isinstance(ch[-1], Token) and ch[-1].type == "INT" else None
+            floor = self.number(ch[-1]) if len(ch) > 3 and isinstance(ch[-1], Token) and ch[-1].type == "INT" else None
             return ast.Modify(p, ch[1].value, self.expr(ch[2]), floor, self.pos_of(ch[1]))
         if t.data == "shield_decl":
             return ast.Shield(p, tuple((c.value, self.pos_of(c)) for c in ch[1:] if c.type == "NAME"))
@@ -155,7 +592,7 @@ class _Builder:
     def block(self, t: Tree) -> tuple[ast.Stmt, ...]:
         return tuple(self.stmt(c) for c in t.children if isinstance(c, Tree))
 
-    # -- statements -------------------------------------------------------------
+    # -- statements -------------------------------------------------------------------------------
     def stmt(self, t: Tree):
         ch = t.children
         p = self.pos_of(t)
@@ -223,12 +660,12 @@ class _Builder:
             return ast.Amount(p, "up_to", self.expr(t.children[2]))
         return ast.Amount(p, "n", self.expr(t.children[0]))
 
-    # -- expressions ------------------------------------------------------------
+    # -- expressions ------------------------------------------------------------------------------
     def expr(self, t):
         if isinstance(t, Token):
             p = self.pos_of(t)
             if t.type == "INT":
-                return ast.Num(p, int(t.value))
+                return ast.Num(p, self.number(t))
             if t.type == "NAME":
                 return ast.Name(p, t.value)
             if t.type == "IT":
@@ -240,7 +677,7 @@ class _Builder:
         d = t.data
         ch = t.children
         if d == "number":
-            return ast.Num(p, int(ch[0].value))
+            return ast.Num(p, self.number(ch[0]))
         if d == "string":
             return ast.Str(p, ch[0].value[1:-1])
         if d == "it":
@@ -255,7 +692,7 @@ class _Builder:
             return ast.Call(p, ch[0].value, tuple(self.expr(c) for c in ch[1:] if c is not None))
         if d == "comparison":
             return ast.Compare(p, ch[1].value, self.expr(ch[0]), self.expr(ch[2]))
-        if d in ("sum", "product", "or_expr", "and_expr"):
+        if d in _CHAINS:
             node = self.expr(ch[0])
             for i in range(1, len(ch), 2):
                 op = ch[i].value
@@ -269,218 +706,133 @@ class _Builder:
         raise AssertionError(d)
 
 
-def _depth_problem(text: str, origin: Origin) -> Diagnostic | None:
-    """Find nesting beyond the limit before Lark or any recursive pass sees it."""
-    depth = 0
-    indents = [0]
-    for ln, line in enumerate(text.split("\n"), 1):
-        stripped = line.lstrip(" \t")
-        if stripped and not stripped.startswith("#"):
-            width = len(line) - len(stripped)
-            while indents and width < indents[-1]:
-                indents.pop()
-            if width > indents[-1]:
-                indents.append(width)
-            if len(indents) > registry.MAX_NESTING:
-                l, c = origin.map(ln, width + 1)
-                return Diagnostic("RK103", "error",
-                                  f"blocks are nested too deeply (more than {registry.MAX_NESTING} levels)",
-                                  origin.file, l, c, l, c + 1,
-                                  hint="split the effect into simpler steps")
-        chain = 0
-        for col, chr_ in enumerate(line, 1):
-            if chr_ == "(":
-                depth += 1
-                if depth > registry.MAX_NESTING:
-                    l, c = origin.map(ln, col)
-                    return Diagnostic("RK103", "error",
-                                      f"brackets are nested too deeply (more than {registry.MAX_NESTING} levels)",
-                                      origin.file, l, c, l, c + 1,
-                                      hint="write the expression with fewer brackets, or use `let`")
-            elif chr_ == ")":
-                depth = max(0, depth - 1)
-            elif chr_ in "+-*/" or (chr_ == " " and line[col:col + 4] in ("and ", "or  ")):
-                chain += 1
-        if chain > MAX_CHAIN:
-            l, c = origin.map(ln, 1)
-            return Diagnostic("RK103", "error", f"this line is too long an expression (more than {MAX_CHAIN} operators)",
-                              origin.file, l, c, l, c + len(line), hint="use `let` to break it into parts")
-    return None
+# ---- public API ----------------------------------------------------------------------------------------
+
+def _tabs(lines: list[str], origin: Origin) -> tuple[list[str], list[Diagnostic], frozenset[int]]:
+    """Every tab reported at its own line and column; the text read on with a space for each.
+
+    Also the lines (1-based, of the text) whose indentation holds a tab.
+    """
+    diags = []
+    indented = set()
+    for n, line in enumerate(lines, 1):
+        for i, ch in enumerate(line):
+            if ch == "\t":
+                l, c = origin.map(n, i + 1)
+                diags.append(Diagnostic("RK101", "error", "a tab character; indent and separate words with spaces",
+                                        origin.file, l, c, l, c + 1, hint="replace the tab with spaces"))
+        if "\t" in line[:len(line) - len(line.lstrip(" \t"))]:
+            indented.add(n)
+    return [line.replace("\t", " ") for line in lines], diags, frozenset(indented)
 
 
-def _syntax_diagnostic(err: UnexpectedInput, text: str, origin: Origin, expr_only: bool) -> Diagnostic:
-    line = getattr(err, "line", 1) or 1
-    col = getattr(err, "column", 1) or 1
-    if isinstance(err, UnexpectedCharacters):
-        ch = text.split("\n")[line - 1][col - 1:col] if line - 1 < len(text.split("\n")) else ""
-        msg = f"unexpected character '{ch}'"
-        hint = None
-        if ch == "\t":
-            msg = "a tab character here; indent with spaces"
-        elif ch in "“”‘’":
-            msg = f"curly quote {ch}; write names in straight quotes \"…\""
-        elif ch in "（），：＝＋－":
-            msg = f"full-width character '{ch}'; use its half-width form"
-        elif ch == "'" or ch == '"':
-            msg = "a quoted name is not closed on this line"
-        l, c = origin.map(line, col)
-        return Diagnostic("RK101", "error", msg, origin.file, l, c, l, c + 1, hint=hint)
-    if isinstance(err, UnexpectedToken):
-        tok = err.token
-        if tok.type == "$END":
-            lines = text.rstrip("\n").split("\n")
-            line, col = len(lines), len(lines[-1]) + 1
-        else:
-            line, col = tok.line or line, tok.column or col
-        expected = _expected_words(err.expected)
-        found = _found_word(tok)
-        msg = f"expected {expected}, found {found}"
-        hint = None
-        if tok.type == "_INDENT":
-            msg = "this line is indented more than the line before it"
-            hint = "indent a line only after a line that ends with ':'"
-        elif tok.type == "_NL" and "COLON" in err.expected:
-            msg = "expected ':' at the end of this line"
-        elif "_INDENT" in err.expected:
-            msg = "expected an indented block after ':'"
-            hint = "indent the lines of the block by two spaces"
-        l, c = origin.map(line, col)
-        width = max(1, len(str(tok.value))) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
-        return Diagnostic("RK101", "error", msg, origin.file, l, c, l, c + width, hint=hint)
-    l, c = origin.map(line, col)
-    return Diagnostic("RK101", "error", "the effect ends in the middle of a statement",
-                      origin.file, l, c, l, c + 1)
-
-
-def _chunks(text: str) -> list[tuple[int, str]]:
-    """Split an effect into its top-level items (line 1-based start, text), so one bad
-    handler does not hide the problems of the next."""
-    lines = text.split("\n")
-    starts = [i for i, ln in enumerate(lines)
-              if ln and not ln[0].isspace() and not ln.lstrip().startswith("#")]
-    if not starts:
-        return [(1, text)]
-    starts[0] = 0
-    out = []
-    for a, b in zip(starts, starts[1:] + [len(lines)]):
-        out.append((a + 1, "\n".join(lines[a:b])))
-    return out
+def parse_effect_recovering(text: str, origin: Origin = Origin()) -> Parsed:
+    """Parse a whole effect, reading on past every mistake; see Parsed."""
+    lines, diags, tabbed = _tabs(text.split("\n"), origin)
+    deep = _too_many_brackets(lines, origin)
+    if deep is not None:
+        return Parsed(None, tuple([*diags, deep]), complete=False)
+    if lines and _is_code(lines[0]) and _indent(lines[0]):
+        l, c = origin.map(1, 1)
+        diags.append(Diagnostic("RK102", "error", "the effect's first line must not be indented",
+                                origin.file, l, c, l, c + _indent(lines[0])))
+        return Parsed(None, tuple(diags), complete=False)
+    items: list = []
+    mended: set[int] = set()
+    lost: set[str] = set()
+    complete = True
+    for start, chunk in _chunks(lines):
+        sub = origin.below(start)
+        reader = _Reader(list(chunk), sub, tabbed=any(start <= n < start + len(chunk) for n in tabbed))
+        tree = reader.read()
+        diags += reader.diags
+        mended.update(sub.map(n, 1)[0] for n in reader.mended)
+        lost |= reader.lost_words
+        if tree is None:
+            complete = complete and not any(_is_code(ln) for ln in chunk)
+            continue
+        deep = _too_deep(tree, sub)
+        if deep is not None:
+            diags.append(deep)
+            complete = False
+            continue
+        too_large = _number_problems(tree, sub)
+        diags += too_large
+        mended.update(d.line for d in too_large)     # the limit stands in for the number: its line is mended
+        items += _Builder(sub).items(tree)
+    l, c = origin.map(1, 1)
+    program = ast.Program(ast.Pos(l, c, l, c), tuple(items)) if items or not diags else None
+    return Parsed(program, tuple(diags), frozenset(mended), frozenset(lost), complete)
 
 
 def parse_effect(text: str, origin: Origin = Origin()) -> tuple[ast.Program | None, list[Diagnostic]]:
-    """Parse a whole effect; every syntax problem is returned, at the file's own positions."""
-    problem = _depth_problem(text, origin)
-    if problem:
-        return None, [problem]
-    items: list = []
-    diags: list[Diagnostic] = []
-    first_indent = len(text) - len(text.lstrip(" \t")) if text.strip() else 0
-    if first_indent and not text.lstrip(" \t").startswith("#"):
-        l, c = origin.map(1, 1)
-        diags.append(Diagnostic("RK102", "error", "the effect's first line must not be indented",
-                                origin.file, l, c, l, c + first_indent))
-        return None, diags
-    for start_line, chunk in _chunks(text):
-        sub = Origin(origin.file, *origin.map(start_line, 1), origin.indent if origin.indent is not None else origin.col - 1)
-        if start_line == 1:
-            sub = origin
-        program, d = _parse_chunk(chunk, sub)
-        diags.extend(d)
-        if program is not None:
-            items.extend(program.items)
-    if diags:
-        return (ast.Program(ast.Pos(origin.line, origin.col, origin.line, origin.col), tuple(items)) if items else None), diags
-    l, c = origin.map(1, 1)
-    return ast.Program(ast.Pos(l, c, l, c), tuple(items)), []
+    """Parse a whole effect; every syntax problem is returned, at the file's own positions.
 
-
-def _parse_chunk(text: str, origin: Origin) -> tuple[ast.Program | None, list[Diagnostic]]:
-    """Parse one top-level item, recovering from simple-statement mistakes so the rest is still checked."""
-    lines = (text if text.endswith("\n") else text + "\n").split("\n")
-    diags: list[Diagnostic] = []
-    for _ in range(MAX_RECOVERIES):
-        src = "\n".join(lines)
-        try:
-            tree = _lark().parse(src, start="start")
-        except UnexpectedInput as err:
-            diags.append(_syntax_diagnostic(err, src, origin, False))
-            if not _recover(lines, err, diags[-1]):
-                return None, diags
-            continue
-        except DedentError:
-            line = _bad_dedent_line(src)
-            l, c = origin.map(line, 1)
-            diags.append(Diagnostic("RK102", "error", "this line's indentation does not match any block above it",
-                                    origin.file, l, c, l, c + 1, hint="line it up with the block it belongs to"))
-            return None, diags
-        except LarkError as err:  # pragma: no cover - a Lark failure we have not classified
-            l, c = origin.map(1, 1)
-            diags.append(Diagnostic("RK101", "error", f"cannot read this effect: {err}", origin.file, l, c, l, c + 1))
-            return None, diags
-        return _Builder(origin).program(tree), diags
-    return None, diags
-
-
-MAX_RECOVERIES = 20
-
-
-def _recover(lines: list[str], err: UnexpectedInput, diag: Diagnostic) -> bool:
-    """Mend the line at fault so parsing can go on: add a missing ':', or stand a no-op in for a
-    broken simple statement. Never for a handler line or a line opening a block (cascades)."""
-    token = getattr(err, "token", None)
-    # An unexpected end-of-line token starts on the line at fault, like any other token.
-    n = (token.line if token is not None and token.type != "$END" and token.line else err.line) or 0
-    if n <= 1 or n > len(lines):
-        return False
-    line = lines[n - 1]
-    body = line.strip()
-    indent = line[: len(line) - len(line.lstrip())]
-    if diag.message == "expected ':' at the end of this line" and not body.endswith(":"):
-        lines[n - 1] = line.rstrip() + ":"
-        return True
-    if body.endswith("：") and "full-width" in diag.message:
-        lines[n - 1] = line.rstrip()[:-1] + ":"
-        return True
-    if not indent or body.endswith(":") or diag.code != "RK101" or "indented" in diag.message:
-        return False
-    following = next((ln for ln in lines[n:] if ln.strip() and not ln.strip().startswith("#")), "")
-    if len(following) - len(following.lstrip()) > len(indent):
-        return False        # the line opens a block: a stand-in would only cause false errors below
-    lines[n - 1] = f"{indent}let _recovered_line_{n} = 0"
-    return True
-
-
-def _bad_dedent_line(text: str) -> int:
-    indents = [0]
-    for ln, line in enumerate(text.split("\n"), 1):
-        stripped = line.lstrip(" ")
-        if not stripped or stripped.startswith("#"):
-            continue
-        width = len(line) - len(stripped)
-        if width > indents[-1]:
-            indents.append(width)
-            continue
-        while width < indents[-1]:
-            indents.pop()
-        if width != indents[-1]:
-            return ln
-    return 1
+    With problems, the program holds what parsed (or is None when nothing did).
+    """
+    parsed = parse_effect_recovering(text, origin)
+    return parsed.program, list(parsed.diags)
 
 
 def parse_expression(text: str, origin: Origin = Origin()) -> tuple[ast.Expr | None, list[Diagnostic]]:
-    """Parse one expression (rules.yaml unlock conditions, combo `when:` fields)."""
-    problem = _depth_problem(text, origin)
-    if problem:
-        return None, [problem]
-    src = text.strip("\n") + "\n"
-    if "\n" in src.rstrip("\n"):
-        src = " ".join(src.split()) + "\n"
+    """Parse one expression (rules.yaml unlock conditions, combo `when:` fields); it may span lines."""
+    lines, diags, _ = _tabs(text.strip("\n").split("\n"), origin)
+    deep = _too_many_brackets(lines, origin)
+    if deep is not None:
+        return None, [*diags, deep]
+    # Read inside brackets, where a line break is only a space. The '(' shifts the first line
+    # by one column, which `inner` takes back; the ')' stands on a line of its own, after any comment.
+    inner = Origin(origin.file, origin.line, origin.col - 1,
+                   origin.indent if origin.indent is not None else origin.col - 1)
+    src = "(" + "\n".join(lines) + "\n)\n"
     try:
         tree = _lark().parse(src, start="expr_start")
     except UnexpectedInput as err:
-        return None, [_syntax_diagnostic(err, src, origin, True)]
-    except LarkError as err:  # pragma: no cover
+        return None, [*diags, _condition_problem(err, lines, origin, inner)]
+    except LarkError as err:  # pragma: no cover - a Lark failure we have not classified
         l, c = origin.map(1, 1)
-        return None, [Diagnostic("RK101", "error", f"cannot read this condition: {err}", origin.file, l, c, l, c + 1)]
-    body = [c for c in tree.children if isinstance(c, (Tree, Token)) and not (isinstance(c, Token) and c.type == "_NL")]
-    return _Builder(origin).expr(body[0]), []
+        return None, [*diags, Diagnostic("RK101", "error", f"cannot read this condition: {err}",
+                                         origin.file, l, c, l, c + 1)]
+    deep = _too_deep(tree, inner)
+    if deep is not None:
+        return None, [*diags, deep]
+    diags += _number_problems(tree, inner)
+    body = [c for c in tree.children if not (isinstance(c, Token) and c.type == "_NL")]
+    expr = _Builder(inner).expr(body[0])
+    return (None if diags else expr), diags
+
+
+def _condition_problem(err: UnexpectedInput, lines: list[str], origin: Origin, inner: Origin) -> Diagnostic:
+    """A condition's syntax error, in its own words (the brackets it was read in are never named)."""
+    extra = _unmatched_close(lines)
+    if extra is not None:
+        l, c = origin.map(*extra)
+        return Diagnostic("RK101", "error", "a ')' without a '(' before it", origin.file, l, c, l, c + 1)
+    tok = getattr(err, "token", None)
+    if isinstance(err, UnexpectedToken) and (tok.type == "$END" or (tok.line or 0) > len(lines)):
+        n = len(lines)
+        while n > 1 and not lines[n - 1].strip():
+            n -= 1
+        l, c = origin.map(n, len(lines[n - 1].rstrip()) + 1)
+        if _bracket_depths(lines)[-1] > 0:
+            return Diagnostic("RK101", "error", "a '(' is not closed", origin.file, l, c, l, c + 1,
+                              hint="add the ')' that closes it")
+        expected = _acceptable(err) - {"RPAR", "_NL", "$END"}
+        words = f": expected {_expected_words(expected)}" if expected else ""
+        return Diagnostic("RK101", "error", f"the condition ends too early{words}", origin.file, l, c, l, c + 1)
+    reader = _Reader(["(" + lines[0], *lines[1:], ")"], inner, condition=True)
+    return reader.unexpected(err).diag
+
+
+def _unmatched_close(lines: list[str]) -> tuple[int, int] | None:
+    """Line and column of the first ')' that closes nothing."""
+    depth = 0
+    for n, line in enumerate(lines, 1):
+        for col, ch in enumerate(_code_part(line), 1):
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                if depth == 0:
+                    return n, col
+                depth -= 1
+    return None

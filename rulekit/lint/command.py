@@ -48,8 +48,9 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], output_format: str, select
     Silence a code on one line with a comment `# rulekit: noqa: RK201` (several codes:
     `noqa: RK201, RK202`; every code: `# rulekit: noqa`), in the YAML or in the effect.
 
-    `rulekit rule RK201` explains a code. Each file's results are cached in
-    .rulekit_cache/ in the content folder (or $RULEKIT_CACHE_DIR), keyed by its content.
+    `rulekit rule RK201` explains a code. Each file's results are cached as plain JSON
+    in your cache folder (~/.cache/rulekit/lint, or $XDG_CACHE_HOME/rulekit/lint, or
+    $RULEKIT_CACHE_DIR), keyed by the file's bytes; nothing in it can run code.
 
     Exit status: 0 no errors or warnings (notes alone are fine), 1 errors or warnings
     found, 2 a wrong option or an internal error.

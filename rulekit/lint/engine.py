@@ -114,9 +114,10 @@ def _refs_hold(checked: Checked, refs: Callable[[str, str], bool]) -> bool:
     return all(refs(kind, ref) for kind, ref in checked.refs)
 
 
-def check_root(root: Path | None, loose: Iterable[Path], source: Source) -> list[Diagnostic]:
+def check_root(root: Path | None, loose: Iterable[Path], source: Source,
+               asked: list[Path] | None = None) -> list[Diagnostic]:
     """Every diagnostic of one content folder (and of loose files checked with it)."""
-    run = loader._Run(root)
+    run = loader._Run(root, asked=list(asked or ()))
     pending: list[tuple[FileFacts, int, Path, str | None, str]] = []
     rules: RulesFacts | None = None
 
@@ -126,26 +127,18 @@ def check_root(root: Path | None, loose: Iterable[Path], source: Source) -> list
         pending.extend((facts, i, path, kind, file) for i in range(len(facts.drafts)))
 
     if root is not None:
-        if not root.is_dir():
-            run.report("RK008", "no such content folder", str(root))
-        else:
-            rules_file = root / "rules.yaml"
-            if rules_file.is_file():
-                rules = source.rules_file(rules_file, str(rules_file))
-                run.rules_loc = rules.loc
-                run.diags += rules.diags
-            for p in loader._yaml_files(root):
-                rel = p.relative_to(root)
-                kind = loader.KIND_FOLDERS.get(rel.parts[0]) if len(rel.parts) > 1 else None
-                if kind is not None:
-                    add(source.card_file(p, kind, str(p)), p, kind, str(p))
-                elif p != rules_file:
-                    run.report("RK007", "this YAML file is outside advisors/, policies/, events/ and combos/, "
-                                        "so it is ignored", str(p), hint="move it into the folder of its kind")
+        rules_file, card_files = loader.layout(run, root)
+        if rules_file is not None:
+            rules = source.rules_file(rules_file, str(rules_file))
+            run.rules_loc = rules.loc
+            run.diags += rules.diags
+        for p, kind in card_files:
+            add(source.card_file(p, kind, str(p)), p, kind, str(p))
     for p in loose:
         add(source.card_file(p, None, str(p)), p, None, str(p))
 
     refs, names = loader._references(run)
+    unreadable = loader.unreadable_files(run)
     fresh: dict[str, FileFacts] = {}
     for facts, i, path, kind, file in pending:
         if _refs_hold(facts.checked[i], refs):
@@ -155,10 +148,10 @@ def check_root(root: Path | None, loose: Iterable[Path], source: Source) -> list
             if file not in fresh:
                 fresh[file] = card_file_facts(path, kind, file)
             facts = fresh[file]
-        loader._check_effects(run, facts.drafts[i], refs, names)
+        loader._check_effects(run, facts.drafts[i], refs, names, unreadable)
     if rules is not None:
-        run.diags += rules.checked.diags if _refs_hold(rules.checked, refs) else check_rules(rules.loc, refs,
-                                                                                              card_names=names)
+        run.diags += rules.checked.diags if _refs_hold(rules.checked, refs) else check_rules(
+            rules.loc, refs, card_names=names, unreadable=unreadable)
     data = rules.loc.data if rules is not None and rules.loc is not None and isinstance(rules.loc.data, dict) else {}
     cards = loader._cards(run, False, False)
     loader._folder_checks(run, cards, merge_rules(DEFAULT_RULES, data), False, False)
@@ -170,6 +163,6 @@ def check(paths: Iterable[str | Path], source: Source | None = None) -> list[Dia
     source = source or Source()
     roots, loose, wanted, diags = loader.resolve_paths(paths)
     for i, root in enumerate(roots or ([None] if loose else [])):
-        found = check_root(root, loose if i == 0 else [], source)
+        found = check_root(root, loose if i == 0 else [], source, wanted)
         diags += [d for d in found if loader._asked(d, root, wanted)]
     return sorted(diags, key=Diagnostic.sort_key)

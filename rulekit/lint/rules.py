@@ -223,18 +223,20 @@ RULES: dict[str, Rule] = _rules(
     _rule(
         "RK005", "unreadable-file",
         """
-        Reports a content file that the computer does not let rulekit open.
+        Reports a content file, or a folder inside the content folder, that the computer
+        does not let rulekit open or list.
         """,
         """
-        A card that cannot be read is missing from every check and every game.
+        A card that cannot be read is missing from every check and every game; a folder
+        that cannot be listed would hide all of its cards, so it is an error, never skipped.
         """,
         """
         $ rulekit lint content
         content/policies/stage1.yaml: RK005 cannot read this file: Permission denied
         """,
         """
-        Check the file's permissions (or whether another program locks it) and that it is a
-        plain file. This is about the computer, not about the card.
+        Check the permissions of the file or folder (or whether another program locks it)
+        and that a file is a plain file. This is about the computer, not about the card.
         """,
         "",
         path=None, lang="text",
@@ -293,6 +295,33 @@ RULES: dict[str, Rule] = _rules(
         """,
         "",
         path=None, lang="text",
+    ),
+    _rule(
+        "RK009", "not-a-content-folder",
+        """
+        Checks that a content folder is one: it holds `rules.yaml` and at least one card
+        file in `advisors/`, `policies/`, `events/` or `combos/`. `rulekit play`,
+        `playtest` and `test` refuse such a folder with this error (exit status 1).
+        """,
+        """
+        Without it a game would be played with no cards at all, or without its rules, and
+        look like a finished game. Usually the wrong folder was given (`content/policies`
+        instead of `content`), or the rules file has another name.
+        """,
+        """
+        players: 4
+        max_rounds: 14
+        """,
+        """
+        Give the content folder itself, the one that holds `rules.yaml`; name the rules
+        file exactly `rules.yaml`, and keep each card file in the folder of its kind.
+        """,
+        """
+        players: 4
+        max_rounds: 14
+        """,
+        path="rules.yml", fixed_path="rules.yaml",
+        context=(("policies/stage1.yaml", HOSPITAL),),
     ),
     _rule(
         "RK010", "wrong-value",
@@ -355,12 +384,14 @@ RULES: dict[str, Rule] = _rules(
         "RK012", "missing-field",
         """
         Finds a card without a field its kind needs: every card an `id` and a `name`, a
-        policy its `stage`, a combo its `when`, and every card not marked `status: tbd` an
-        `effect`.
+        policy its `stage` and its `price`, a combo its `when`, and every card not marked
+        `status: tbd` an `effect`. (Fields with a default are not needed: `copies` — see
+        RK015 —, `score` 0, `duration: lasting`, `switchable: false`.)
         """,
         """
         Without them the card cannot be named in other cards, put in a deck, or do anything
-        when it is played.
+        when it is played. A policy without a price would be free: a card that is meant to
+        cost nothing says so with `price: 0`.
         """,
         """
         - id: hospital_expansion
@@ -443,14 +474,44 @@ RULES: dict[str, Rule] = _rules(
               medical += 1
         """,
     ),
+    _rule(
+        "RK015", "default-copies",
+        """
+        Notes a policy or an event that does not say how many `copies:` its deck holds, and
+        says the default it gets: 3 for a stage 1 policy, 2 for stage 2, 1 for stage 3, and
+        1 for an event.
+        """,
+        """
+        The number of copies decides how often a card comes up. The default is often what is
+        meant; the note shows what it is, so a card never ends up in the deck three times
+        by surprise. It is a note: `rulekit lint` still exits 0.
+        """,
+        HOSPITAL,
+        """
+        Write `copies:` with the number the card should have (the default, to say so).
+        """,
+        """
+        - id: hospital_expansion
+          name: 医院扩容
+          stage: 1
+          price: [2, 3, 4]
+          copies: 3
+          effect: |
+            on play:
+              medical += 1
+        """,
+    ),
     # ---- RK1xx: the effect text cannot be read ------------------------------------------
     _rule(
         "RK101", "effect-syntax",
         """
         Reads the `effect` text (and `when:` conditions) and reports each place where it
-        stops making sense: a missing `:` at the end of a line that opens a block, a word or
-        sign where another was expected, a tab, a curly quote “…” or a full-width sign such
-        as `（` or `：` copied from a Chinese document.
+        stops making sense: a missing `:` at the end of a line that opens a block, a line
+        ending in `:` with nothing indented under it, a misspelt keyword (`iff`, `wen`,
+        `each players` — with the word it is nearest to), a statement outside any handler,
+        a word or sign where another was expected, every tab, a curly quote “…” or a
+        full-width sign such as `（` or `：` copied from a Chinese document. After each
+        mistake it reads on, so the rest of the card is still checked.
         """,
         """
         A card whose effect cannot be read cannot be played: the game would not know what it
@@ -510,13 +571,15 @@ RULES: dict[str, Rule] = _rules(
     _rule(
         "RK103", "effect-too-deep",
         """
-        Stops reading an effect whose blocks or brackets are nested more than 32 levels
-        deep, or whose line chains more than 200 signs such as `+` and `and`.
+        Stops reading an effect or condition nested more than 32 levels deep: blocks inside
+        blocks, brackets inside brackets, or operators, comparisons and calls inside one
+        another (a chain `a + b + c` counts one level for each sign, `not not x` one for
+        each `not`), across as many lines as the expression takes.
         """,
         """
         No card needs that much nesting; it comes from a copying mistake or a generated file
-        gone wrong, and reading it would make every check slow. The limit keeps checks fast
-        and messages clear.
+        gone wrong, and every stage that reads the card (the checker, the game) would have to
+        follow it. The limit keeps checks fast, games safe and messages clear.
         """,
         _policy("""
             on play:
@@ -528,6 +591,27 @@ RULES: dict[str, Rule] = _rules(
         _policy("""
             on play:
               money += 1
+        """),
+    ),
+    _rule(
+        "RK104", "number-too-large",
+        """
+        Finds a whole number larger than 1,000,000,000 in an effect or a condition.
+        """,
+        """
+        The game holds no number that large (money stops at 9,999); such a number is a
+        typing mistake, and a game that computed with it would stop with an error.
+        """,
+        _policy("""
+            on play:
+              money += 10000000000
+        """),
+        """
+        Write the number the card means.
+        """,
+        _policy("""
+            on play:
+              money += 10
         """),
     ),
     # ---- RK2xx: the effect does not make sense --------------------------------------------
@@ -1302,6 +1386,108 @@ RULES: dict[str, Rule] = _rules(
               money += alive // 5
         """),
     ),
+    _rule(
+        "RK233", "number-overflow",
+        """
+        Works out arithmetic made of numbers alone (also through `let` names that hold
+        one) and warns when a result is larger than 1,000,000,000, the largest number the
+        game can hold.
+        """,
+        """
+        The game stops with an error, naming the card, as soon as a number grows past the
+        limit: a chain of `let b = a * a` doubles the digits each time.
+        """,
+        _policy("""
+            on play:
+              let a = 100000
+              let b = a * a
+              score += b
+        """),
+        """
+        Use the numbers the card needs; no track holds more than 9,999.
+        """,
+        _policy("""
+            on play:
+              let a = 10
+              let b = a * a
+              score += b
+        """),
+    ),
+    _rule(
+        "RK234", "effect-too-long",
+        """
+        Counts the steps a handler takes where the text shows them: each statement once, a
+        `repeat N` block N times (blocks inside one another multiply), one step for each
+        card of `draw N`. Warns when they pass 10,000, the most one effect may run.
+        """,
+        """
+        The game stops with an error, naming the card, when one effect runs longer; a
+        hundred `repeat 100` inside one another would otherwise keep a game busy for ever.
+        """,
+        _policy("""
+            on play:
+              repeat 100:
+                repeat 100:
+                  repeat 2:
+                    cure 1 mild
+        """),
+        """
+        Use smaller counts, or an amount that says it at once (`cure all mild`,
+        `cure up to 5 mild`).
+        """,
+        _policy("""
+            on play:
+              cure all mild
+        """),
+    ),
+    _rule(
+        "RK235", "amount-out-of-reach",
+        """
+        Finds amounts the game can never hold: a track change larger than the track's whole
+        range (`money += 1000000000` where money stops at 9,999), a `choose` reaching past
+        9,999, or `spend`, `pay` or `may pay` of more money than a player can ever have.
+        (Lowering `policy` past its floor is left alone: that overthrows the player.)
+        """,
+        """
+        The card cannot do what it says: the track stops at its end, the payment can never
+        be made, and a choice of a billion numbers cannot be offered to a player.
+        """,
+        _policy("""
+            on play:
+              money += 1000000000
+        """),
+        """
+        Write the amount the card means, within the track's range (docs/rules.md lists them).
+        """,
+        _policy("""
+            on play:
+              money += 10
+        """),
+    ),
+    _rule(
+        "RK236", "division-by-maybe-zero",
+        """
+        Finds `A // B` where B can be 0 when the game runs: a board count such as `dead`, a
+        track that reaches 0, a `choose` from 0. It looks at what each name can hold, so
+        `max(1, dead)`, `(dead + 1)` and `players` pass. Also in rules.yaml's unlock
+        conditions, such as `unlock.stage2: "infected // dead > 1"`.
+        """,
+        """
+        Dividing by 0 has no result: the game stops with an error, naming the card and the
+        seed, the first time the value is 0 — for `dead`, in the first round.
+        """,
+        _policy("""
+            on play:
+              money += infected // dead
+        """),
+        """
+        Divide by a value that cannot be 0, such as `max(1, dead)`.
+        """,
+        _policy("""
+            on play:
+              money += infected // max(1, dead)
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _rule(
         "RK301", "duplicate-id",
@@ -1533,6 +1719,51 @@ RULES: dict[str, Rule] = _rules(
             on play:
               disease -= 1
         """,
+    ),
+    _rule(
+        "RK307", "few-advisors",
+        """
+        Counts the advisors and warns when there are fewer than two for each player of
+        rules.yaml (`players:`, 4 by default).
+        """,
+        """
+        At setup each player draws 2 advisors and keeps one. With fewer advisors the last
+        players get one to keep without a choice, or none at all.
+        """,
+        """
+        - id: tycoon
+          name: 富商巨贾
+          effect: |
+            on setup:
+              money += 5
+        """,
+        """
+        Write more advisors, or set fewer `players:` in rules.yaml.
+        """,
+        """
+        - id: tycoon
+          name: 富商巨贾
+          effect: |
+            on setup:
+              money += 5
+        - id: epidemiologist
+          name: 疾病专家
+          effect: |
+            on setup:
+              medical += 2
+        - id: beloved
+          name: 受爱戴者
+          effect: |
+            on setup:
+              policy += 2
+        - id: investor
+          name: 投资妙手
+          effect: |
+            on setup:
+              economy += 1
+        """,
+        path="advisors/example.yaml",
+        context=(("rules.yaml", "players: 2\n"),),
     ),
 )
 

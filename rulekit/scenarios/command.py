@@ -1,4 +1,4 @@
-"""`rulekit test PATH...`: run scenario files and report (shared/spec/scenarios.md)."""
+"""`rulekit test PATH...`: run scenario files and report (the format: docs/scenarios.md)."""
 
 from __future__ import annotations
 
@@ -23,19 +23,24 @@ def test_command(paths: tuple[str, ...], content_dir: str, verbose: bool) -> Non
         click.echo(f"no scenario files (*.scenario.yaml) under {', '.join(paths)}", err=True)
         sys.exit(1)
     source = ContentSource(content_dir)
-    lines = content_problems(source)
+    problems = content_problems(source)
+    if problems:
+        _print(problems)
+        sys.exit(1)
     results = run_paths(paths, source, verbose=verbose)
-    _print(lines + report_lines(results, verbose=verbose))
+    _print(report_lines(results, verbose=verbose))
     sys.exit(0 if all(r.passed for r in results) else 1)
 
 
 def content_problems(source: ContentSource) -> list[tuple[str, str | None]]:
-    """The content folder's own errors, shown once before the scenarios (which then cannot run)."""
+    """The content folder's own errors, listed once: with them no scenario can run, so none is tried."""
     try:
         source.base()
     except ContentError as err:
         errors = [d for d in err.diagnostics if d.severity == "error"]
-        return [(concise(d), "red") for d in errors] + [(f"The content in {source.root} has {len(errors)} error(s).", "bold red"), ("", None)]
+        summary = (f"The content in {source.root} has {len(errors)} error{'s' if len(errors) != 1 else ''}, "
+                   f"so no scenario can run; `rulekit lint {source.root}` explains each.")
+        return [(concise(d), "red") for d in errors] + [(summary, "bold red")]
     return []
 
 

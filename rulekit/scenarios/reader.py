@@ -10,9 +10,10 @@ from typing import Any
 from rulekit import registry
 from rulekit.content.loader import load_content
 from rulekit.content.model import Card, Content
-from rulekit.content.rules import check_rules, merge_rules
+from rulekit.content.rules import merge_rules, read_rules
 from rulekit.content.yamlpos import Located, Span, read_yaml
 from rulekit.core import board as B
+from rulekit.language import ast
 from rulekit.language.diagnostics import ContentError, Diagnostic, nearest
 from rulekit.scenarios.board_text import parse_board
 from rulekit.scenarios.schema import diag, field_name, validate_scenario
@@ -110,6 +111,10 @@ class Scenario:
     choices: dict[int, list[Answer]]
     choices_span: Span | None
     expectations: list[Expectation]
+    # The unlock conditions in force, parsed and checked when the scenario was read: the
+    # content's, or the scenario's own `rules: unlock:`, and the file each was written in.
+    unlock: dict[str, ast.Expr] = field(default_factory=dict)
+    unlock_files: dict[str, str] = field(default_factory=dict)
 
 
 class ContentSource:
@@ -189,7 +194,7 @@ class _Reader:
         return self.loc.span(tuple(path)) or Span(1, 1, 1, 2)
 
     def read(self) -> Scenario:
-        rules = self.rules()
+        rules, unlock, unlock_files = self.rules()
         self.players = int(self.data.get("players", rules.get("players", 4)))
         rules["players"] = self.players
         setup = self.data.get("setup") or {}
@@ -210,14 +215,25 @@ class _Reader:
             choices=self.choices(),
             choices_span=self.loc.key_span(("choices",)) if "choices" in self.data else None,
             expectations=self.expectations(),
+            unlock=unlock,
+            unlock_files=unlock_files,
         )
 
     # ---- rules, cards, players -------------------------------------------------------------
-    def rules(self) -> dict:
+    def rules(self) -> tuple[dict, dict[str, ast.Expr], dict[str, str]]:
+        """The rules in force, and the unlock conditions: the scenario's own parsed once, at their positions."""
         overrides = self.data.get("rules") or {}
+        unlock, files = dict(self.content.unlock), dict(self.content.unlock_files)
         if overrides:
-            self.diags += [d for d in check_rules(self.loc.sub(("rules",))) if d.severity == "error"]
-        return merge_rules(self.content.rules, overrides)
+            names = {kind: [x for c in self.content.of_kind(kind) for x in (c.id, c.name)] for kind in KIND_WORDS}
+            given, found = read_rules(self.loc.sub(("rules",)), self.card_exists, card_names=names)
+            self.diags += [d for d in found if d.severity == "error"]
+            unlock.update(given)
+            files.update(dict.fromkeys(given, self.loc.file))
+        return merge_rules(self.content.rules, overrides), unlock, files
+
+    def card_exists(self, kind: str, ref: str) -> bool:
+        return self.content.lookup(ref, kind) is not None
 
     def card(self, ref: str, kind: str, path) -> Card | None:
         card = self.content.lookup(ref, kind)

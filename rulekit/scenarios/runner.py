@@ -96,9 +96,11 @@ def run_file(path: str | Path, shown: str | None = None, source: ContentSource |
     source = source or ContentSource("content")
     try:
         source.base()
-    except ContentError:
-        return Result(file, "", [Failure(file, 0, 0, f"the content in {source.root} has errors (listed first), "
-                                                     "so no scenario can run")], malformed=True)
+    except ContentError as err:
+        errors = sum(1 for d in err.diagnostics if d.severity == "error")
+        return Result(file, "", [Failure(file, 0, 0, f"not run: the content in {source.root} has {errors} "
+                                                     f"error{'s' if errors != 1 else ''} (`rulekit lint` lists them)")],
+                      malformed=True)
     try:
         scenario, name, problems = read_scenario(path, file, source)
     except Exception as err:  # noqa: BLE001 — a reader bug is reported for this file, not as a traceback
