@@ -167,7 +167,7 @@ def test_a_field_of_another_kind(tmp_path):
     ("price", "[]", "price must be"),
     ("stage", "4", "stage must be 1, 2 or 3, got 4"),
     ("copies", "-1", "copies must be"),
-    ("duration", "forever", "duration must be lasting or round, got 'forever'"),
+    ("duration", "forever", "duration must be lasting, round, or a number of rounds (1 to 100), got 'forever'"),
     ("switchable", "'yes'", "switchable must be true or false"),
     ("status", "maybe", "status must be designed, proposed or tbd"),
 ])

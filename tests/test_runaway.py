@@ -158,3 +158,14 @@ def test_a_trigger_loop_names_every_card_of_the_loop(tmp_path, evaluator):
     text = str(err.value)
     assert "set each other off" in text
     assert "失控 (runaway)" in text and "回声 (echo)" in text and " → " in text
+
+
+def test_an_unlock_condition_that_divides_by_zero_names_rules_yaml_and_the_seed(tmp_path):
+    root = tmp_path / "content"
+    shutil.copytree(ENGINE, root)
+    (root / "rules.yaml").write_text('players: 4\nunlock:\n  stage2: "infected // dead > 1"\n', encoding="utf-8")
+    content = load_content(root)
+    result = run_game(content, 4, ["random"])
+    assert result.end_reason == "error"
+    assert result.error.startswith(f"{root / 'rules.yaml'}:3:12: unlock.stage2: division by zero")
+    assert "seed 4" in result.error

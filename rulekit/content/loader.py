@@ -435,8 +435,29 @@ def _parse_program(run: _Run, draft: _Draft, text: str, refs, names,
     """The effect's program; with syntax errors, what did parse is still checked (and None returned)."""
     parsed = parse_effect_recovering(text, draft.loc.origin(("effect",)))
     run.diags += parsed.diags
-    run.diags += check_parsed(parsed, draft.kind, refs, draft.file, card_names=names, unreadable=unreadable)
+    counters = _counters(run, draft)
+    run.diags += check_parsed(parsed, draft.kind, refs, draft.file, card_names=names, unreadable=unreadable,
+                              counters=counters)
     return parsed.program if not parsed.diags else None
+
+
+def _counters(run: _Run, draft: _Draft) -> list[str]:
+    """The names of the numbers a card keeps (`counters:`); a name the language already uses is an error."""
+    from rulekit.language.checker import RESERVED
+
+    given = draft.data.get("counters")
+    if not isinstance(given, dict):
+        return []
+    names = []
+    for name in given:
+        if name in RESERVED:
+            span = draft.loc.key_span(("counters", name))
+            run.report("RK242", f"'{name}' cannot name a counter: it is {RESERVED[name]}", draft.file,
+                       span.line if span else draft.line, span.col if span else 0,
+                       hint="choose another name, such as 'charges'")
+        else:
+            names.append(name)
+    return names
 
 
 # ---- rules and cards ------------------------------------------------------------------------------
@@ -473,6 +494,7 @@ def _card(d: _Draft) -> Card:
         copies=int(data.get("copies", _default_copies(d.kind, stage))),
         score=int(data.get("score", 0)),
         duration=data.get("duration", "lasting"),
+        counters=tuple((str(k), int(v)) for k, v in (data.get("counters") or {}).items()),
         switchable=bool(data.get("switchable", False)),
         file=d.file, line=d.line,
     )

@@ -56,7 +56,7 @@ class Tables:
             if e.on and not e.spent:
                 self.active.append((program.cards[e.card.id], e))
         self.on: dict[str, list] = {}
-        self.triggers: dict[str, list] = {}        # word -> [(key, fn, once, card, entry, position)]
+        self.triggers: dict[str, list] = {}        # word -> [(key, fn, once, card, entry, position, word)]
         self.modifiers: dict[str, list] = {}
         self._fired: dict[tuple[str, ...], tuple] = {}
         shields: set[str] = set()
@@ -67,7 +67,7 @@ class Tables:
                 self.on.setdefault(key, []).append((fn, compiled.card, entry))
             for word, handlers in compiled.triggers.items():
                 for key, fn, once in handlers:
-                    self.triggers.setdefault(word, []).append((key, fn, once, compiled.card, entry, position))
+                    self.triggers.setdefault(word, []).append((key, fn, once, compiled.card, entry, position, word))
             for quantity, fn, floor in compiled.modifiers:
                 self.modifiers.setdefault(quantity, []).append((fn, floor, compiled.card, entry))
             shields.update(compiled.shields)
@@ -85,7 +85,7 @@ class Tables:
         if hit is None:
             found = [(h[5], k, h) for k, w in enumerate(words) for h in self.triggers.get(w, ())]
             found.sort(key=lambda x: (x[0], x[1]))
-            hit = self._fired[words] = tuple(h[:5] for _, _, h in found)
+            hit = self._fired[words] = tuple(h[:5] + h[6:] for _, _, h in found)
         return hit
 
 
@@ -127,8 +127,11 @@ class Game:
     @classmethod
     def new(cls, content, seed: int, choosers: list[Chooser], *, players: int | None = None,
             rules: dict | None = None, evaluator: str = "compiled", log: list | None = None,
-            combos: list | None = None, verbose: bool = False) -> Game:
-        """A game at its very start (before setup), with decks built from the content."""
+            combos: list | None = None, verbose: bool = False, unlock: tuple[dict, dict] | None = None) -> Game:
+        """A game at its very start (before setup), with decks built from the content.
+
+        `unlock` (parsed conditions, and the file of each) replaces the content's unlock conditions.
+        """
         from rulekit.interpreter import compile_content
 
         rules_dict = rules if rules is not None else content.rules
@@ -136,7 +139,7 @@ class Game:
         n = players or typed.players
         if not 2 <= n <= 4:
             raise ValueError(f"a table has 2 to 4 players, not {n}")
-        program = compile_content(content, rules_dict, evaluator, combos)
+        program = compile_content(content, rules_dict, evaluator, combos, unlock)
         state = GameState(n, seed, {name: b[2] for name, b in typed.bounds})
         for card in content.of_kind("policy"):
             if card.stage in state.decks:
@@ -451,12 +454,12 @@ class Game:
         prevented = False
         tables = self.tables(seat)
         if tables.triggers:
-            for key, fn, once, card, entry in tables.fired(words):
+            for key, fn, once, card, entry, heard in tables.fired(words):
                 if once:
                     if key in p.once_fired:
                         continue
                     p.once_fired.add(key)
-                frame = self.run_handler(fn, card, seat, entry, it, how=("once when " if once else "when ") + word)
+                frame = self.run_handler(fn, card, seat, entry, it, how=("once when " if once else "when ") + heard)
                 prevented = prevented or frame.prevented
         if p.hand and self.program.reactive:
             prevented = self.offer_reactions(seat, words, it) or prevented

@@ -9,30 +9,31 @@ __all__ = ["EVALUATORS", "CompiledCard", "Program", "compile_content"]
 _cache: dict = {}
 
 
-def compile_content(content, rules: dict, evaluator: str = "compiled", combos=None) -> Program:
-    """The Program of a content under these rules, compiled once and kept for the next game."""
-    key = (id(content), evaluator, repr(rules.get("unlock")), None if combos is None else tuple(c.id for c in combos))
+def compile_content(content, rules: dict, evaluator: str = "compiled", combos=None,
+                    unlock: tuple[dict, dict] | None = None) -> Program:
+    """The Program of a content, compiled once and kept for the next game.
+
+    `unlock` replaces the content's unlock conditions (a scenario's own `rules: unlock:`): the parsed
+    expressions by stage, and the file each was written in. Nothing here parses text.
+    """
+    exprs, files = unlock if unlock is not None else (content.unlock, content.unlock_files)
+    key = (id(content), evaluator, tuple((k, id(e)) for k, e in sorted(exprs.items())),
+           None if combos is None else tuple(c.id for c in combos))
     hit = _cache.get(key)
     if hit is not None and hit[0] is content:
         return hit[1]
-    program = Program(content, unlock_conditions(content, rules), evaluator, combos)
+    conditions = {name: (expr, _where(files.get(name), expr, name)) for name, expr in exprs.items()}
+    program = Program(content, conditions, evaluator, combos)
     if len(_cache) > 16:
         _cache.clear()
     _cache[key] = (content, program)
     return program
 
 
-def unlock_conditions(content, rules: dict) -> dict:
-    """name -> (parsed condition, where it is written) for rules.yaml's unlock.stage2 and unlock.stage3."""
-    from rulekit.core.errors import EffectError
-    from rulekit.language.parser import parse_expression
+def _where(file: str | None, expr, name: str) -> str:
+    """How an error in an unlock condition names it: rules.yaml:LINE:COL: unlock.stage2."""
+    from rulekit.content.rules import DEFAULT_SOURCE
 
-    out = {}
-    root = getattr(content, "root", "") or ""
-    for name in ("stage2", "stage3"):
-        text = str(rules["unlock"][name])
-        expr, diags = parse_expression(text)
-        if expr is None:
-            raise EffectError(f"rules.yaml unlock.{name} cannot be read: {diags[0].message}")
-        out[name] = (expr, f"{root}/rules.yaml unlock.{name}" if root else f"rules.yaml unlock.{name}")
-    return out
+    if not file or file == DEFAULT_SOURCE or not expr.pos.line:
+        return f"{file or DEFAULT_SOURCE}, unlock.{name}"
+    return f"{file}:{expr.pos.line}:{expr.pos.col}: unlock.{name}"

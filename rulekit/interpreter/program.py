@@ -119,7 +119,6 @@ class Program:
                   else reference.expression(expr))
             self.unlock[name] = (fn, where, expr.pos.line)
             self.unlock_reads_only_board = self.unlock_reads_only_board and reads_only_board(expr)
-        self._by_file = {c.code.filename: c for c in self.cards.values() if c.code is not None}
 
     def card(self, ref: str):
         return self.content.lookup(ref)

@@ -266,6 +266,7 @@ class Runtime:
             c = g.draw_policy(stage)
             if c is None:
                 break           # the deck and its discard pile are empty: nothing more to draw
+            self.tick(1)        # a card drawn is a step of the effect's budget, as lint counts it
             drawn.append(c)
         if keep is None or keep >= len(drawn):
             for c in drawn:

@@ -250,6 +250,9 @@ class MayDiscard(Node):
     amount: Expr
     body: tuple["Stmt", ...]
     what_pos: Pos
+    verb: str = "discard"   # the checker names any other verb written here
+    verb_pos: Pos = NOPOS
+    what: str = "cards"
 
 
 @dataclass(frozen=True)
@@ -259,6 +262,7 @@ class After(Node):
     count: Expr
     body: tuple["Stmt", ...]
     unit_pos: Pos
+    unit: str = "rounds"    # `rounds` or `round`; the checker names any other word
 
 
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay

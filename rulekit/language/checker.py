@@ -74,6 +74,13 @@ CODES: dict[str, tuple[str, str]] = {
     "RK234": ("warning", "loops or draws that run more steps than one effect may"),
     "RK235": ("warning", "an amount beyond what the game can ever hold"),
     "RK236": ("warning", "dividing by a value that can be 0"),
+    "RK237": ("error", "`take` or `give` outside a player block"),
+    "RK238": ("error", "`it` or `prevent` inside an `after` block"),
+    "RK239": ("error", "unknown word in `count(…)`"),
+    "RK240": ("error", "`stage` or `price` outside `count(played where …)`"),
+    "RK241": ("error", "unknown spread step after `skip`"),
+    "RK242": ("error", "a number kept on a card (`counters:`) used where it cannot be"),
+    "RK243": ("error", "something `take` or `give` cannot move, or a misspelt `cards`/`rounds`"),
     # whole content folder (loader)
     "RK301": ("error", "duplicate card id"),
     "RK302": ("error", "duplicate card name within a kind"),
@@ -292,8 +299,12 @@ class _Checker:
 
     def __init__(self, kind: str, file: str, refs: RefExists | None,
                  names: Mapping[str, Sequence[str]] | None, assumed: Collection[str] = (),
-                 unreadable: Mapping[str, Sequence[str]] | None = None):
+                 unreadable: Mapping[str, Sequence[str]] | None = None, counters: Collection[str] = ()):
         self.kind = kind
+        self.counters = frozenset(counters)      # the numbers this card keeps (`counters:`)
+        self.players = 0                         # player blocks we are in (`take`/`give` need one)
+        self.in_after = False                    # inside `after N rounds:` (no `it`, no `prevent`)
+        self.card_values = False                 # inside `count(played where …)`: `stage`, `price` readable
         self.file = file
         self.refs = refs
         self.names = names or {}
@@ -409,11 +420,15 @@ class _Checker:
             self.phase_edge(h, head)
             self.lasting_only(head, f"`on {h.event} {h.edge or 'start'}`")
             return
-        table = {**{k: registry.Word(k, "", "") for k in registry.ON_HANDLERS}, **registry.PHASES}
+        if f"{h.event} {h.edge}" == registry.GAME_END.name:
+            self.lasting_only(head, "`on game end`")
+            return
+        table = {**{k: registry.Word(k, "", "") for k in registry.ON_HANDLERS}, **registry.PHASES,
+                 "game": registry.GAME_END}
         msg, _ = unknown_word(h.event, table, "handler")
         self.report("RK206", h.event_pos, msg,
-                    hint="write `on play`, `on setup`, `on resolve`, or `on PHASE start` / `on PHASE end` "
-                         f"with PHASE one of: {' '.join(registry.PHASES)}")
+                    hint="write `on play`, `on setup`, `on resolve`, `on game end`, or `on PHASE start` / "
+                         f"`on PHASE end` with PHASE one of: {' '.join(registry.PHASES)}")
 
     def phase_edge(self, h: ast.Handler, head: ast.Pos) -> None:
         if h.edge in ("start", "end"):
@@ -434,8 +449,12 @@ class _Checker:
 
     def trigger_handler(self, h: ast.Handler, head: ast.Pos) -> None:
         words = {"when": "when", "once": "once when", "react": "react"}
-        if h.event not in registry.TRIGGERS:
-            msg, hint = unknown_word(h.event, registry.TRIGGERS, "trigger")
+        moments = registry.REACT_MOMENTS if h.form == "react" else {}
+        if h.event not in registry.TRIGGERS and h.event not in moments:
+            msg, hint = unknown_word(h.event, {**registry.TRIGGERS, **moments}, "trigger")
+            if h.form != "react" and h.event in registry.REACT_MOMENTS:
+                msg = f"`{words[h.form]} {h.event}` is not a trigger: a phase's start and end are handled by `on`"
+                hint = f"write `on {h.event}:` (or `react {h.event}:` for a card played from hand at that moment)"
             self.report("RK205", h.event_pos, msg, hint=hint)
         if h.form == "react":
             if self.kind not in registry.REACT_KINDS:
@@ -446,10 +465,16 @@ class _Checker:
 
     # -- declarations ----------------------------------------------------------------
     def declaration(self, d: ast.Item) -> None:
-        what = {ast.Modify: "`modify`", ast.Shield: "`shield`", ast.Seal: "`seal`"}[type(d)]
+        what = {ast.Modify: "`modify`", ast.Shield: "`shield`", ast.Seal: "`seal`", ast.Skip: "`skip`"}[type(d)]
         self.lasting_only(d.pos, what)
         if isinstance(d, ast.Modify):
             self.modify(d)
+        elif isinstance(d, ast.Skip):
+            if d.step not in registry.SKIPPABLE:
+                msg, hint = unknown_word(d.step, registry.SKIPPABLE, "spread step")
+                if d.step == "discovery":
+                    msg = "`skip discovery` is not allowed: without discovery a board could never be fully revealed"
+                self.report("RK241", d.step_pos, msg, hint=hint)
         elif isinstance(d, ast.Shield):
             for target, pos in d.targets:
                 if target not in registry.SHIELDABLE:
@@ -488,6 +513,9 @@ class _Checker:
                         hint="put it inside `each player:` or `player with …:`")
 
     def s_trackchange(self, s: ast.TrackChange) -> None:
+        if s.track in self.counters and s.track not in registry.SETTABLE:
+            self.number(s.expr, f"the value of `{s.track} {s.op}`")
+            return                              # a number the card keeps: `uses_left -= 1`
         self.track_name(s.track, s.track_pos)
         self.needs_subject(s, f"`{s.track} {s.op} …`")
         self.number(s.expr, f"the value of `{s.track} {s.op}`")
@@ -526,6 +554,8 @@ class _Checker:
             hint = f"write a declaration: `modify {track} by …`"
         else:
             msg, hint = unknown_word(track, registry.SETTABLE, "track")
+            hint = (hint or "") + ("; " if hint else "") + \
+                f"a number the card keeps needs `counters: {{{track}: 0}}` beside `effect:`"
         self.report("RK201", pos, msg, hint=hint)
 
     def s_let(self, s: ast.Let) -> None:
@@ -552,8 +582,70 @@ class _Checker:
         outer, self.subject = self.subject, True
         if s.where is not None:
             self.truth(s.where, "`where`")
-        self.block(s.body)
+        self.player_block(s.body)
         self.subject = outer
+
+    def player_block(self, body) -> None:
+        self.players += 1
+        self.block(body)
+        self.players -= 1
+
+    def s_chooseplayer(self, s: ast.ChoosePlayer) -> None:
+        self.needs_subject(s, "`choose player`")
+        outer, self.subject = self.subject, True
+        if s.where is not None:
+            self.truth(s.where, "`where`")
+        self.player_block(s.body)
+        self.subject = outer
+
+    def s_transfer(self, s: ast.Transfer) -> None:
+        if not self.players:
+            self.report("RK237", s.verb_pos, f"`{s.direction}` moves things between two players, and here there is "
+                                             "only one", hint=f"put it inside `choose other player:`, `each other "
+                                                              f"player:` or `player with …:`")
+        if s.what not in registry.SETTABLE and s.what not in registry.HAND_WORDS:
+            table = {**registry.SETTABLE, "cards": registry.Word("cards", "手牌", "hand cards")}
+            msg, hint = unknown_word(s.what, table, f"thing to {s.direction}")
+            self.report("RK243", s.what_pos, msg, hint="a track, money, or cards")
+        if s.amount.mode in ("any", "up_to"):
+            self.report("RK243", s.amount.pos, f"`{s.direction}` already moves up to its amount",
+                        hint=f"write `{s.direction} 2 {s.what}` or `{s.direction} all {s.what}`")
+        if s.amount.expr is not None:
+            self.number(s.amount.expr, f"the amount of `{s.direction}`")
+        if s.as_name is not None:
+            self.define(s.as_name, "as", NUM, s.as_pos, (0, None))
+
+    def s_discard(self, s: ast.Discard) -> None:
+        self.needs_subject(s, "`discard`")
+        if s.amount.expr is not None:
+            self.number(s.amount.expr, "the number of cards to discard")
+        if s.as_name is not None:
+            self.define(s.as_name, "as", NUM, s.as_pos, (0, None))
+
+    def s_maydiscard(self, s: ast.MayDiscard) -> None:
+        if s.verb != "discard":
+            msg, _ = unknown_word(s.verb, {"discard": registry.STATEMENTS["discard"]}, "cost after `may`")
+            self.report("RK202", s.verb_pos, msg, hint="write `may pay N:` or `may discard N cards:`")
+        elif s.what not in registry.HAND_WORDS:
+            self.report("RK243", s.what_pos, f"`may discard` takes cards, not '{s.what}'",
+                        hint="write `may discard 2 cards:`")
+        self.needs_subject(s, "`may discard`")
+        self.number(s.amount, "the number of cards to discard")
+        self.block(s.body)
+
+    def s_after(self, s: ast.After) -> None:
+        self.needs_subject(s, "`after`")
+        if s.unit not in ("rounds", "round"):
+            self.report("RK243", s.unit_pos, f"`after {show(s.count)} {s.unit}`: the time is counted in rounds",
+                        hint=f"write `after {show(s.count)} rounds:`")
+        self.number(s.count, "`after`")
+        n = self.const(s.count)
+        if n is not None and n < 1:
+            self.report("RK223", s.count.pos, f"`after {n} rounds` never comes: the block runs at the start of a "
+                                              "later round", hint="write `after 1 rounds:` or more")
+        outer, self.in_after = self.in_after, True
+        self.block(s.body)
+        self.in_after = outer
 
     def s_playerwith(self, s: ast.PlayerWith) -> None:
         if s.which not in registry.SUPERLATIVES:
@@ -563,7 +655,7 @@ class _Checker:
                         hint="write `player with highest …`, `lowest`, `most` or `fewest`")
         outer, self.subject = self.subject, True
         self.number(s.expr, f"`player with {s.which}`")
-        self.block(s.body)
+        self.player_block(s.body)
         self.subject = outer
 
     def s_repeat(self, s: ast.Repeat) -> None:
@@ -696,6 +788,10 @@ class _Checker:
                                         f"and {s.verb} is {verb.doc}")
 
     def it_type(self, pos: ast.Pos) -> str | None:
+        if self.in_after:
+            self.report("RK238", pos, "`it` means nothing inside `after`: rounds later the cell or card may be gone",
+                        hint="act on `it` now, or use a kind such as `cure 1 mild` in the `after` block")
+            return None
         trig = registry.TRIGGERS.get(self.handler.event) if self.handler and self.handler.form != "on" else None
         if trig is None or trig.binds is None:
             where = f"in {_a(self.handler.event)} handler" if self.handler and trig else "here"
@@ -732,13 +828,17 @@ class _Checker:
         self.stage_number(s.stage, "unlock stage {}")
 
     def s_prevent(self, s: ast.Prevent) -> None:
+        if self.in_after:
+            self.report("RK238", s.pos, "`prevent` inside `after` comes rounds too late: what it would cancel has "
+                                        "already happened", hint="put `prevent` directly in the handler")
+            return
         h = self.handler
         if h is not None and h.form != "on" and h.event not in registry.TRIGGERS:
             return          # the unknown trigger is reported already
         trig = registry.TRIGGERS.get(h.event) if h and h.form != "on" else None
         if trig is None or not trig.preventable:
-            self.report("RK215", s.pos, "`prevent` only works in a `death` or `overthrown` handler",
-                        hint="write it under `when death:` or `once when overthrown:`")
+            self.report("RK215", s.pos, "`prevent` only works in a `death`, `overthrown` or `event` handler",
+                        hint="write it under `when death:`, `once when overthrown:` or `when event:`")
 
     # -- names ----------------------------------------------------------------------
     def lookup(self, name: str) -> _Binding | None:
@@ -816,7 +916,29 @@ class _Checker:
             return BOOL
         if isinstance(e, ast.Call):
             return self.call(e)
+        if isinstance(e, ast.CountOf):
+            return self.count_of(e)
         return None
+
+    def count_of(self, e: ast.CountOf) -> str:
+        if e.what not in registry.COUNTABLE:
+            msg, hint = unknown_word(e.what, registry.COUNTABLE, "thing to count")
+            self.report("RK239", e.what_pos, msg, hint="write count(player where …), count(other player where …) "
+                                                      "or count(played where …)")
+        if e.what in ("other player", "played") and not self.subject:
+            self.report("RK212", e.pos, f"count({e.what} …) is about a player, but an event has no player here",
+                        hint="use it inside `each player:` or `player with …:`")
+        if e.where is None:
+            return NUM
+        if e.what == "played":
+            outer, self.card_values = self.card_values, True
+            self.truth(e.where, "`where`")
+            self.card_values = outer
+        else:
+            outer, self.subject = self.subject, True
+            self.truth(e.where, "`where`")
+            self.subject = outer
+        return NUM
 
     def binop(self, e: ast.BinOp) -> str:
         self.number(e.left, f"'{e.op}'")
@@ -850,6 +972,13 @@ class _Checker:
         binding = self.lookup(e.name)
         if binding is not None:
             return binding.type
+        if e.name in registry.CARD_VALUES:
+            if not self.card_values:
+                self.report("RK240", e.pos, f"'{e.name}' is a card's {e.name}, read only inside "
+                                            "`count(played where …)`", hint=f"write `count(played where {e.name} == 2)`")
+            return NUM
+        if e.name in self.counters and e.name not in registry.SETTABLE:
+            return NUM
         if e.name == "uses":
             if self.kind != "policy":
                 self.report("RK216", e.pos, "`uses` counts the executions of a policy, and this is not a policy")
@@ -878,14 +1007,22 @@ class _Checker:
     def call(self, e: ast.Call) -> str | None:
         if e.func in registry.PREDICATES:
             return self.predicate(e)
+        if e.func in registry.AGGREGATES:
+            self.arg_count(e, 1, f"{e.func}(score)")
+            outer, self.subject = self.subject, True      # read for every player still in
+            for a in e.args:
+                self.number(a, f"{e.func}()")
+            self.subject = outer
+            return NUM
         if e.func in registry.FUNCTIONS:
             want = 1 if e.func == "abs" else 2
             self.arg_count(e, want, f"{e.func}(a)" if want == 1 else f"{e.func}(a, b)")
             for a in e.args:
                 self.number(a, f"{e.func}()")
             return NUM
-        msg, _ = unknown_word(e.func, {**registry.PREDICATES, **registry.FUNCTIONS}, "function")
-        self.report("RK210", e.pos, msg, hint="functions: " + ", ".join([*registry.PREDICATES, *registry.FUNCTIONS]))
+        known = {**registry.PREDICATES, **registry.FUNCTIONS, **registry.AGGREGATES}
+        msg, _ = unknown_word(e.func, known, "function")
+        self.report("RK210", e.pos, msg, hint="functions: " + ", ".join(known))
         for a in e.args:
             self.value(a)
         return None
@@ -943,25 +1080,27 @@ class _Checker:
 
 def check_program(program: ast.Program, kind: str, card_ref_exists: RefExists | None, file: str, *,
                   card_names: Mapping[str, Sequence[str]] | None = None,
-                  unreadable: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:
+                  unreadable: Mapping[str, Sequence[str]] | None = None,
+                  counters: Collection[str] = ()) -> list[Diagnostic]:
     """Every problem of meaning in one card's effect (kind: advisor, policy, event or combo).
 
     card_names (kind -> ids and names) only feeds did-you-mean for card references; unreadable
     (kind, or '' for any -> files) names the files a missing card may be in.
     """
-    checker = _Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable)
+    checker = _Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable, counters=counters)
     checker.program(program)
     return sorted(checker.diags, key=Diagnostic.sort_key)
 
 
 def check_parsed(parsed: Parsed, kind: str, card_ref_exists: RefExists | None, file: str, *,
                  card_names: Mapping[str, Sequence[str]] | None = None,
-                 unreadable: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:
+                 unreadable: Mapping[str, Sequence[str]] | None = None,
+                 counters: Collection[str] = ()) -> list[Diagnostic]:
     """check_program on what parsed of an effect with syntax errors, leaving out what follows from them:
     problems on a mended line, names a mended line may have made, and "never runs" when a handler was lost."""
     if parsed.program is None:
         return []
-    checker = _Checker(kind, file, card_ref_exists, card_names, parsed.lost_words, unreadable)
+    checker = _Checker(kind, file, card_ref_exists, card_names, parsed.lost_words, unreadable, counters)
     if parsed.complete:
         checker.program(parsed.program)
     else:

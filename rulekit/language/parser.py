@@ -587,6 +587,8 @@ class _Builder:
             return ast.Shield(p, tuple((c.value, self.pos_of(c)) for c in ch[1:] if c.type == "NAME"))
         if t.data == "seal_decl":
             return ast.Seal(p, ch[1].value, self.pos_of(ch[1]))
+        if t.data == "skip_decl":
+            return ast.Skip(p, ch[1].value, self.pos_of(ch[1]))
         raise AssertionError(t.data)
 
     def block(self, t: Tree) -> tuple[ast.Stmt, ...]:
@@ -613,8 +615,12 @@ class _Builder:
             amount = self.amount(ch[1])
             as_name = ch[4].value if len(ch) > 4 else None
             as_pos = self.pos_of(ch[4]) if len(ch) > 4 else ast.NOPOS
-            return ast.VerbStmt(p, ch[0].value, amount, ch[2].value, as_name,
-                                self.pos_of(ch[0]), self.pos_of(ch[2]), as_pos)
+            verb, what = ch[0].value, ch[2].value
+            if verb in registry.TRANSFERS:
+                return ast.Transfer(p, verb, amount, what, as_name, self.pos_of(ch[0]), self.pos_of(ch[2]), as_pos)
+            if verb == "discard" and what in registry.HAND_WORDS:
+                return ast.Discard(p, amount, as_name, self.pos_of(ch[2]), as_pos)
+            return ast.VerbStmt(p, verb, amount, what, as_name, self.pos_of(ch[0]), self.pos_of(ch[2]), as_pos)
         if d == "verb_it_stmt":
             return ast.VerbIt(p, ch[0].value, self.pos_of(ch[0]))
         if d == "draw_stmt":
@@ -648,6 +654,17 @@ class _Builder:
             return ast.May(p, self.block(ch[1]))
         if d == "may_pay_stmt":
             return ast.MayPay(p, self.expr(ch[2]), self.block(ch[3]))
+        if d == "may_verb_stmt":
+            # `may discard N cards:` is the one form; the checker names any other word here
+            return ast.MayDiscard(p, self.expr(ch[2]), self.block(ch[4]), self.pos_of(ch[3]), ch[1].value,
+                                  self.pos_of(ch[1]), ch[3].value)
+        if d == "choose_player_stmt":
+            other = any(isinstance(c, Token) and c.type == "OTHER" for c in ch)
+            where = next((self.expr(ch[i + 1]) for i, c in enumerate(ch) if isinstance(c, Token) and c.type == "WHERE"),
+                         None)
+            return ast.ChoosePlayer(p, other, where, self.block(ch[-1]))
+        if d == "after_stmt":
+            return ast.After(p, self.expr(ch[1]), self.block(ch[3]), self.pos_of(ch[2]), ch[2].value)
         raise AssertionError(d)
 
     def amount(self, t: Tree) -> ast.Amount:
@@ -690,6 +707,14 @@ class _Builder:
             return ast.Not(p, self.expr(ch[1]))
         if d == "call":
             return ast.Call(p, ch[0].value, tuple(self.expr(c) for c in ch[1:] if c is not None))
+        if d in ("count_players", "count_of"):
+            words = [c for c in ch if isinstance(c, Token) and c.type in ("OTHER", "PLAYER", "NAME")]
+            what = " ".join(c.value for c in words)
+            where = next((self.expr(ch[i + 1]) for i, c in enumerate(ch) if isinstance(c, Token) and c.type == "WHERE"),
+                         None)
+            first, last = self.pos_of(words[0]), self.pos_of(words[-1])
+            span = ast.Pos(first.line, first.col, last.end_line, last.end_col)
+            return ast.CountOf(p, what, where, span)
         if d == "comparison":
             return ast.Compare(p, ch[1].value, self.expr(ch[0]), self.expr(ch[2]))
         if d in _CHAINS:

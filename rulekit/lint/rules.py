@@ -962,11 +962,11 @@ RULES: dict[str, Rule] = _rules(
     _rule(
         "RK215", "prevent-outside-handler",
         """
-        Finds `prevent` outside a `death` or `overthrown` handler.
+        Finds `prevent` outside a `death`, `overthrown` or `event` handler.
         """,
         """
-        `prevent` cancels what is about to happen; only a death and an overthrow can be
-        cancelled.
+        `prevent` cancels what is about to happen; only a death, an overthrow and an event
+        (for the card's owner) can be cancelled.
         """,
         _policy("""
             when reveal mild:
@@ -1486,6 +1486,163 @@ RULES: dict[str, Rule] = _rules(
         _policy("""
             on play:
               money += infected // max(1, dead)
+        """),
+    ),
+    _rule(
+        "RK237", "transfer-outside-player-block",
+        """
+        Finds `take` or `give` that is not inside a player block (`choose other player:`,
+        `each other player:`, `player with …:`).
+        """,
+        """
+        `take` moves things from the block's player to the player outside the block, and `give`
+        the other way; outside a player block there is only one player, so nothing can move.
+        """,
+        _policy("""
+            on play:
+              take 2 money
+        """),
+        """
+        Say whom the card takes from: choose a player, or visit each other player.
+        """,
+        _policy("""
+            on play:
+              choose other player:
+                take 2 money
+        """),
+    ),
+    _rule(
+        "RK238", "it-or-prevent-in-after",
+        """
+        Finds `it` or `prevent` inside an `after N rounds:` block.
+        """,
+        """
+        The block runs rounds later: the cell or card `it` stood for may be gone, and what
+        `prevent` would cancel has already happened.
+        """,
+        _policy("""
+            when death:
+              after 1 rounds:
+                prevent
+        """),
+        """
+        Use `it` and `prevent` in the handler itself; in the `after` block, act by kind.
+        """,
+        _policy("""
+            when death:
+              prevent
+              after 1 rounds:
+                kill 1 severe
+        """),
+    ),
+    _rule(
+        "RK239", "unknown-count",
+        """
+        Finds a `count(…)` of something other than `player`, `other player` or `played`.
+        """,
+        """
+        Those are the things an effect can count with a condition; anything else has no
+        meaning for the game.
+        """,
+        _policy("""
+            on play:
+              money += count(cards where price > 2)
+        """),
+        """
+        Count players (`count(player where …)`) or the subject's played cards
+        (`count(played where …)`); board counts are names of their own (`infected`, `dead`).
+        """,
+        _policy("""
+            on play:
+              money += count(played where price > 2)
+        """),
+    ),
+    _rule(
+        "RK240", "card-value-outside-count",
+        """
+        Finds `stage` or `price` read outside `count(played where …)`.
+        """,
+        """
+        `stage` and `price` are the values of each played card that `count(played where …)`
+        looks at; elsewhere there is no card to read them from.
+        """,
+        _policy("""
+            on play:
+              money += price
+        """),
+        """
+        Count the cards you mean, or write the number.
+        """,
+        _policy("""
+            on play:
+              money += count(played where price >= 3)
+        """),
+    ),
+    _rule(
+        "RK241", "unknown-skip",
+        """
+        Finds `skip` followed by something other than a spread step that can be skipped:
+        `contagion`, `dead_contagion`, `deaths` or `worsening`.
+        """,
+        """
+        `skip` makes one step of the spread phase do nothing on its owner's board. Discovery
+        cannot be skipped: without it a board could never be fully revealed.
+        """,
+        _policy("""
+            skip contagon
+        """),
+        """
+        Name the step as the rules do.
+        """,
+        _policy("""
+            skip contagion
+        """),
+    ),
+    _rule(
+        "RK242", "counter-name",
+        """
+        Finds a number a card keeps (`counters:`) under a name the language already uses: a
+        track, a board count, a keyword.
+        """,
+        """
+        `uses_left -= 1` must mean the card's own number; a counter named `money` or `dead`
+        would hide the track or the count, and `uses_left` is clearer anyway.
+        """,
+        _policy("""
+            on play:
+              money += 1
+        """, extra="\n  counters: {money: 3}"),
+        """
+        Give the counter a name of its own.
+        """,
+        _policy("""
+            on play:
+              charges -= 1
+        """, extra="\n  counters: {charges: 3}"),
+    ),
+    _rule(
+        "RK243", "transfer-or-unit-word",
+        """
+        Finds what `take`/`give` cannot move (only a track, `money` or `cards`), `take`/`give`
+        with `any` or `up to`, `may discard` with something other than cards, and `after N`
+        with a unit other than `rounds`.
+        """,
+        """
+        These words shape the statement: with another word the card would not say what moves,
+        or when its block runs.
+        """,
+        _policy("""
+            on play:
+              choose other player:
+                take 1 tiles
+        """),
+        """
+        Move a track, money or cards; count time in rounds.
+        """,
+        _policy("""
+            on play:
+              choose other player:
+                take 1 cards
         """),
     ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------

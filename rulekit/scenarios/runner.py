@@ -119,7 +119,8 @@ def run_scenario(scenario: Scenario, *, verbose: bool = False) -> Result:
     choosers = [ScriptedChooser(s, scenario.choices.get(s, []), trace) for s in range(scenario.players)]
     try:
         game = Game.new(scenario.content, scenario.seed, choosers, players=scenario.players, rules=scenario.rules,
-                        combos=scenario.combos, log=log, verbose=verbose)
+                        combos=scenario.combos, log=log, verbose=verbose,
+                        unlock=(scenario.unlock, scenario.unlock_files))
         set_table(game, table_of(scenario))
     except Exception as err:  # noqa: BLE001 — one broken table must not stop the other scenarios
         result.failures.append(Failure(scenario.file, 1, 1, f"the table cannot be set up: {_error_text(err)}"))
