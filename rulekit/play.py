@@ -126,6 +126,8 @@ ANSWERS: dict[str, Shape] = {
     "offer": maybe(CARD),
     "bid": COUNT,
     "arrange": CELL,
+    "player": SEAT,
+    "give": CARD,
 }
 QUESTION = _plain("a kind of question: " + ", ".join(ANSWERS), lambda v: isinstance(v, str) and v in ANSWERS)
 ANSWER = Shape("the answer, of the form its question `q` takes",
@@ -192,6 +194,7 @@ RECORDS: dict[str, dict[str, Shape]] = {
     "fire": {"seat": maybe(SEAT), "card": CARD, "how": TEXT},
     "done": {"card": CARD, "prevented": FLAG},
     "modifier": {"seat": SEAT, "card": CARD, "quantity": TEXT, "delta": NUMBER},
+    "given": {"seat": SEAT, "to": SEAT, "card": CARD},
 }
 
 # No line rulekit writes comes near this (a round's `tracks` record, the longest, is about 1,000

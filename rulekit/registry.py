@@ -342,7 +342,6 @@ def all_words() -> dict[str, list[str]]:
         "countable": list(COUNTABLE),
         "card values": list(CARD_VALUES),
         "transfers": list(TRANSFERS),
-        "react moments": list(REACT_MOMENTS),
         "card kinds": list(CARD_KINDS),
         "statements": list(STATEMENTS),
     }

@@ -115,6 +115,10 @@ def _observe(trees: dict[str, tuple[str, list[ast.Node]]]) -> dict[str, set[str]
                     if form == "on" and event in registry.PHASES:
                         add("phases", event)
                         add("phase edges", edge)
+                    elif form == "on" and f"{event} {edge}" == registry.GAME_END.name:
+                        add("moments", "on game end")
+                    elif form == "react" and event in registry.REACT_MOMENTS:
+                        add("moments", "react at a phase moment")
                     elif form != "on":
                         add("triggers", event)
                 case ast.Modify(quantity=q, floor=floor):
@@ -125,6 +129,13 @@ def _observe(trees: dict[str, tuple[str, list[ast.Node]]]) -> dict[str, set[str]
                         add("shield targets", t)
                 case ast.Seal(target=t):
                     add("seal targets", t)
+                case ast.Skip(step=step):
+                    add("skipped steps", step)
+                case ast.Transfer(direction=direction, what=what):
+                    add("transfers", direction)
+                    add("transferred", "cards" if what in registry.HAND_WORDS else "a track")
+                case ast.CountOf(what=what):
+                    add("countable", what)
                 case ast.Amount(mode=mode):
                     add("amount modes", mode)
                 case ast.VerbStmt(verb=verb, kind=kind, as_name=as_name):
@@ -155,8 +166,11 @@ def _observe(trees: dict[str, tuple[str, list[ast.Node]]]) -> dict[str, set[str]
                     add("tracks", track)
                     add("track ops", op)
                 case ast.Call(func=func):
-                    add("predicates" if func in registry.PREDICATES else "functions", func)
+                    add("predicates" if func in registry.PREDICATES else
+                        "aggregates" if func in registry.AGGREGATES else "functions", func)
                 case ast.Name(name=name):
+                    if name in registry.CARD_VALUES:
+                        add("card values", name)
                     if name in registry.VALUES:
                         add("values", name)
                     if name in registry.COUNTS:
@@ -211,6 +225,13 @@ def _required() -> dict[str, set[str]]:
         "values": set(registry.VALUES),
         "counts": set(registry.COUNTS),
         "operators": {"+", "-", "*", "//", "==", "!=", "<", "<=", ">", ">=", "and", "or", "not", "unary -"},
+        "skipped steps": set(registry.SKIPPABLE),
+        "transfers": set(registry.TRANSFERS),
+        "transferred": {"cards", "a track"},
+        "countable": set(registry.COUNTABLE),
+        "aggregates": set(registry.AGGREGATES),
+        "card values": set(registry.CARD_VALUES),
+        "moments": {"on game end", "react at a phase moment"},
     }
 
 
@@ -235,7 +256,8 @@ SECTIONS = {
     "tracks": "tracks", "counts": "counts", "values": "values", "kinds": "kinds", "verbs": "verbs",
     "triggers": "triggers", "phases": "phases", "quantities": "quantities", "predicates": "predicates",
     "functions": "functions", "superlatives": "superlatives", "shieldable": "shield targets",
-    "sealable": "seal targets", "card kinds": "card kinds",
+    "sealable": "seal targets", "card kinds": "card kinds", "skippable": "skipped steps",
+    "aggregates": "aggregates", "countable": "countable", "card values": "card values", "transfers": "transfers",
 }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rulekit.engine import new_game
@@ -40,3 +42,31 @@ def test_effects_actually_ran(content):
         events += sum(1 for r in log if r["e"] == "track" and r.get("why") and r["why"] in
                       {c.id for c in content.of_kind("event")})
     assert plays > 20 and events > 20
+
+
+REACH = Path(__file__).resolve().parent / "fixtures" / "reach"
+
+
+@pytest.fixture(scope="module")
+def reach_content():
+    from rulekit.content.loader import load_content
+
+    return load_content(REACH)
+
+
+@pytest.mark.parametrize("block", range(2))
+def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
+    """Cards using every newer construct (tests/fixtures/reach): the same games, effect for effect."""
+    fired = set()
+    for seed in range(block, 40, 2):
+        agents = ["random"] if seed % 4 < 2 else ["greedy", "random", "default", "random"]
+        players = 2 + seed % 3 if agents == ["random"] else 4
+        logs = []
+        for evaluator in ("compiled", "reference"):
+            log: list = []
+            new_game(reach_content, seed, agents, players=players, evaluator=evaluator, log=log, verbose=True).run()
+            logs.append(log)
+        assert logs[0] == logs[1], f"seed {seed}: the evaluators disagree"
+        fired |= {(r["card"], r["how"]) for r in logs[0] if r["e"] == "fire"}
+    assert {("extortion", "on play"), ("evacuation", "after"), ("grant", "react actions start"),
+            ("retreat", "when event"), ("census", "when cure"), ("lockdown", "on game end")} <= fired

@@ -23,9 +23,11 @@ QUESTION_WORDS = {
     "offer": "which card to offer in the exchange, or none",
     "bid": "how much to bid",
     "arrange": "where to place a tile",
+    "player": "which player (P1, P2 …)",
+    "give": "which card to give",
 }
 NUMBER_KINDS = ("amount", "choose", "bid", "strategy")
-CARD_KINDS = ("keep", "discard", "advisor", "offer")
+CARD_KINDS = ("keep", "discard", "advisor", "offer", "give")
 _NO_OPTION = object()
 SHOWN_AT_MOST = 12
 
@@ -72,7 +74,7 @@ class ScriptedChooser:
 
     def note(self, obs: Observation, q: Question, option: Any, how: str) -> None:
         if self.trace is not None:
-            self.trace.append(f"{ask_text(q, obs)}: {shown_option(option, obs)} ({how})")
+            self.trace.append(f"{ask_text(q, obs)}: {shown_answer(q, option, obs)} ({how})")
 
 
 def to_option(answer: Answer, q: Question) -> Any:
@@ -98,6 +100,8 @@ def to_option(answer: Answer, q: Question) -> Any:
         return value.id
     if kind == "offer" and form == "none":
         return None
+    if kind == "player" and form == "player":
+        return value
     return _NO_OPTION
 
 
@@ -118,9 +122,16 @@ def legal_answers(q: Question, obs: Observation) -> str:
         if isinstance(options, range) or list(options) == list(range(lo, hi + 1)):
             return f"a number from {lo} to {hi}"
     options = list(options)
-    shown = [shown_option(o, obs) for o in options[:SHOWN_AT_MOST]]
+    shown = [shown_answer(q, o, obs) for o in options[:SHOWN_AT_MOST]]
     more = len(options) - len(shown)
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def shown_answer(q: Question, option: Any, obs: Observation) -> str:
+    """An answer to this question as it would be written in `choices:` (a seat is P1, P2 …)."""
+    if q.kind.value == "player":
+        return f"P{option + 1}"
+    return shown_option(option, obs)
 
 
 def shown_option(option: Any, obs: Observation) -> str:

@@ -393,6 +393,8 @@ class _Reader:
         if isinstance(raw, str):
             if raw in ANSWER_WORDS:
                 return raw, None
+            if raw in SEATS:
+                return "player", SEATS.index(raw)
             card = self.any_card(raw, path)
             return None if card is None else ("card", card)
         if isinstance(raw, list) and raw and isinstance(raw[0], str) and raw[0] in ACTION_WORDS:
@@ -408,7 +410,7 @@ class _Reader:
             self.report("SC005", f"{_shown(raw)} is not a cell: rows and columns go from 0 to 9", path)
             return None
         self.report("SC005", f"{_shown(raw)} is not an answer", path,
-                    hint="an answer is a number, yes/no, a cell [r, c], a card, pass, done, none, "
+                    hint="an answer is a number, yes/no, a cell [r, c], a card, a player such as P2, pass, done, none, "
                          "or an action such as [bury, [0, 1]], [relocate, [0, 0], [0, 1]], [switch, 生命维持系统]")
         return None
 
@@ -431,7 +433,7 @@ class _Reader:
         card = self.content.lookup(ref)
         if card is not None:
             return card
-        known = [*ANSWER_WORDS, *ACTION_WORDS, *(x for c in self.content.cards for x in (c.id, c.name))]
+        known = [*ANSWER_WORDS, *ACTION_WORDS, *SEATS, *(x for c in self.content.cards for x in (c.id, c.name))]
         guess = nearest(ref, known)
         self.report("RK224", f"'{ref}' is neither a card nor an answer word" + (f" — did you mean '{guess}'?" if guess else ""),
                     path, hint="answer words: pass, done, none, yes, no")
