@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulekit.language.checker import CODES, check_condition, check_program
+from rulekit.language import ast
 from rulekit.language.parser import Origin, parse_effect, parse_expression
 
 CARDS = {"policy": ["公共墓园", "public_cemetery", "医院扩容"], "event": ["游行示威", "demonstrations"]}
@@ -431,3 +432,36 @@ def test_amounts_the_game_can_never_hold_warn(line, word):
 
 def test_lowering_policy_past_its_floor_overthrows_and_is_left_alone():
     assert check("on play:\n  policy -= 30\n  policy = -11\n  money += 9999\n") == []
+
+
+def test_a_walker_that_forgets_a_node_type_is_refused_when_it_is_made():
+    from rulekit.language.visitor import Visitor
+
+    with pytest.raises(TypeError, match="has no method for: .*s_Prevent"):
+        class Forgetful(Visitor, walks=("statements",)):
+            locals().update({f"s_{t.__name__}": lambda self, s: None
+                             for t in __import__("rulekit.language.visitor", fromlist=["STATEMENTS"]).STATEMENTS
+                             if t.__name__ != "Prevent"})
+
+
+def test_the_compiler_takes_only_a_checked_program():
+    from rulekit.content.model import Card
+    from rulekit.interpreter.program import compile_card
+
+    program, _ = parse_effect("on play:\n  medical += 1\n")
+    with pytest.raises(TypeError, match="only a checked program"):
+        compile_card(Card(kind="policy", id="raw", name="生", effect=program), "compiled")
+
+
+def test_the_checked_program_says_what_each_name_means_and_what_the_effect_reads():
+    from rulekit.language.checker import check_effect
+    from rulekit.language.parser import parse_effect_recovering
+
+    parsed = parse_effect_recovering("on play:\n  let n = infected\n  uses_left -= n\n  money += n + round\n")
+    checked, diags = check_effect(parsed, "policy", None, "card.yaml", counters=["uses_left"])
+    assert diags == []
+    names = {node.name: meaning for node, meaning in checked.meaning.items() if isinstance(node, ast.Name)}
+    assert names == {"infected": "count", "n": "local", "round": "value"}
+    assert sorted(checked.meaning[s] for s in checked.program.handlers[0].body if isinstance(s, ast.TrackChange)) \
+        == ["counter", "track"]
+    assert checked.reads == {"board", "round"}

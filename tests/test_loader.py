@@ -381,11 +381,12 @@ def test_the_unlock_conditions_are_parsed_once_with_positions_in_rules_yaml(tmp_
     write(tmp_path, {"policies/p.yaml": HOSPITAL,
                      "rules.yaml": "players: 4\nunlock:\n  stage2: \"infected > 3\"\n"})
     content = load_content(tmp_path)
-    stage2, stage3 = content.unlock["stage2"], content.unlock["stage3"]
+    stage2, stage3 = content.unlock["stage2"].condition, content.unlock["stage3"].condition
     assert isinstance(stage2, ast.Compare) and stage2.right == ast.Num(ast.Pos(3, 23, 3, 24), 3)
     assert (stage2.pos.line, stage2.pos.col) == (3, 12)
     assert content.unlock_files == {"stage2": str(tmp_path / "rules.yaml"), "stage3": "rulekit's default rules"}
     assert isinstance(stage3, ast.BoolOp)          # the default, parsed the same way
+    assert content.unlock["stage2"].reads == {"board"}, "the checker says what a condition reads"
 
 
 def test_an_unlock_condition_dividing_by_a_count_warns_in_rules_yaml(tmp_path):

@@ -388,7 +388,7 @@ def test_a_scenarios_own_unlock_condition_is_parsed_once_at_its_position(tmp_pat
     """)
     scenario, _, problems = read_scenario(path, str(path), SOURCE)
     assert problems == []
-    stage2 = scenario.unlock["stage2"]
+    stage2 = scenario.unlock["stage2"].condition
     assert isinstance(stage2, ast.Compare) and (stage2.pos.line, stage2.pos.col) == (line_of(path, "stage2"), 14)
     assert scenario.unlock_files["stage2"] == str(path)
     assert scenario.unlock["stage3"] == SOURCE.base().unlock["stage3"]

@@ -15,7 +15,7 @@ from rulekit.content.rules import (DEFAULT_RULES, DEFAULT_SOURCE, UNLOCK_STAGES,
 from rulekit.content.schema import validate
 from rulekit.content.yamlpos import Located, read_yaml
 from rulekit.language import ast
-from rulekit.language.checker import CODES, check_condition, check_parsed
+from rulekit.language.checker import CODES, Checked, check_effect, check_expression
 from rulekit.language.diagnostics import ContentError, Diagnostic
 from rulekit.language.parser import parse_effect_recovering, parse_expression
 
@@ -85,6 +85,8 @@ class _Draft:
     valid: bool = True                  # metadata passed the schema
     program: ast.Program | None = None
     when: ast.Expr | None = None
+    checked: Checked | None = None          # the effect, as the checker passed it
+    when_checked: Checked | None = None     # a combo's `when:`, as the checker passed it
 
     @property
     def data(self) -> dict[str, Any]:
@@ -425,9 +427,11 @@ def _check_effects(run: _Run, draft: _Draft, refs, names, unreadable: Mapping[st
         expr, found = parse_expression(when, draft.loc.origin(("when",)))
         run.diags += found
         if expr is not None:
-            run.diags += check_condition(expr, draft.file, refs, "the combo's `when:`", card_names=names,
-                                         unreadable=unreadable)
+            condition, found = check_expression(expr, draft.file, refs, "the combo's `when:`", card_names=names,
+                                                unreadable=unreadable)
+            run.diags += found
             draft.when = expr
+            draft.when_checked = condition
 
 
 def _parse_program(run: _Run, draft: _Draft, text: str, refs, names,
@@ -436,8 +440,9 @@ def _parse_program(run: _Run, draft: _Draft, text: str, refs, names,
     parsed = parse_effect_recovering(text, draft.loc.origin(("effect",)))
     run.diags += parsed.diags
     counters = _counters(run, draft)
-    run.diags += check_parsed(parsed, draft.kind, refs, draft.file, card_names=names, unreadable=unreadable,
-                              counters=counters)
+    draft.checked, found = check_effect(parsed, draft.kind, refs, draft.file, card_names=names,
+                                        unreadable=unreadable, counters=counters)
+    run.diags += found
     return parsed.program if not parsed.diags else None
 
 
@@ -495,9 +500,24 @@ def _card(d: _Draft) -> Card:
         score=int(data.get("score", 0)),
         duration=data.get("duration", "lasting"),
         counters=tuple((str(k), int(v)) for k, v in (data.get("counters") or {}).items()),
+        checked=_checked(d),
         switchable=bool(data.get("switchable", False)),
         file=d.file, line=d.line,
     )
+
+
+def _checked(d: _Draft) -> Checked | None:
+    """The card's effect and `when:` as the checker passed them, as one Checked."""
+    effect = d.checked if d.status != "tbd" else None
+    condition = d.when_checked if d.kind == "combo" else None
+    if effect is None and condition is None:
+        return None
+    if condition is None:
+        return effect
+    if effect is None:
+        return condition
+    return Checked(effect.program, condition.condition, {**effect.meaning, **condition.meaning},
+                   effect.reads | condition.reads, effect.counters)
 
 
 def _price(value: Any) -> tuple[int, ...]:

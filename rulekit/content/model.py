@@ -27,6 +27,8 @@ class Card:
     score: int = 0                  # policies: endgame points
     duration: str | int = "lasting"     # lasting | round | a number of rounds
     counters: tuple[tuple[str, int], ...] = ()   # numbers kept on the card while it is in play: (name, start)
+    # The effect and `when:` as the checker passed them (language.checker.Checked): what the compiler takes.
+    checked: Any = field(default=None, compare=False, repr=False)
     switchable: bool = False
     file: str = ""
     line: int = 0
@@ -53,7 +55,7 @@ class Content:
     cards: tuple[Card, ...]
     rules: dict[str, Any]
     root: str = ""
-    unlock: Mapping[str, ast.Expr] = field(default_factory=dict)
+    unlock: Mapping[str, Any] = field(default_factory=dict)     # stage -> language.checker.Checked
     unlock_files: Mapping[str, str] = field(default_factory=dict)
     _index: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
 

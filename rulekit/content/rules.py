@@ -11,8 +11,8 @@ from typing import Any
 from rulekit import registry
 from rulekit.content.schema import validate
 from rulekit.content.yamlpos import Located, read_yaml
-from rulekit.language import ast
-from rulekit.language.checker import RefExists, check_condition
+
+from rulekit.language.checker import Checked, RefExists, check_expression
 from rulekit.language.diagnostics import ContentError, Diagnostic
 from rulekit.language.parser import Origin, parse_expression
 
@@ -53,7 +53,7 @@ def merge_rules(base: Mapping[str, Any], overrides: Mapping[str, Any] | None) ->
 
 def read_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
                card_names: Mapping[str, list[str]] | None = None,
-               unreadable: Mapping[str, Sequence[str]] | None = None) -> tuple[dict[str, ast.Expr], list[Diagnostic]]:
+               unreadable: Mapping[str, Sequence[str]] | None = None) -> tuple[dict[str, Checked], list[Diagnostic]]:
     """Schema problems of a rules mapping, and the unlock conditions it gives, parsed and checked once.
 
     Only conditions without errors are returned; those it does not give are the defaults'.
@@ -66,18 +66,20 @@ def read_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
                                loc.file, span.line if span else 0, span.col if span else 0)]
     diags = validate(loc, "rules")
     unlock = loc.data.get("unlock")
-    exprs: dict[str, ast.Expr] = {}
+    conditions: dict[str, Checked] = {}
     if isinstance(unlock, dict):
         for stage in UNLOCK_STAGES:
             if isinstance(unlock.get(stage), str) and unlock[stage].strip():
                 expr, found = parse_expression(unlock[stage], loc.origin(("unlock", stage)))
+                condition = None
                 if expr is not None:
-                    found += check_condition(expr, loc.file, card_ref_exists, f"unlock.{stage}", kind="rules",
-                                             card_names=card_names, unreadable=unreadable)
+                    condition, more = check_expression(expr, loc.file, card_ref_exists, f"unlock.{stage}",
+                                                       kind="rules", card_names=card_names, unreadable=unreadable)
+                    found += more
                 diags += found
-                if expr is not None and not any(d.severity == "error" for d in found):
-                    exprs[stage] = expr
-    return exprs, diags
+                if condition is not None:
+                    conditions[stage] = condition
+    return conditions, diags
 
 
 def check_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
@@ -88,13 +90,15 @@ def check_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *
 
 
 @functools.cache
-def default_unlock() -> dict[str, ast.Expr]:
-    """The default unlock conditions, parsed (they are known to be good)."""
+def default_unlock() -> dict[str, Checked]:
+    """The default unlock conditions, parsed and checked (they are known to be good)."""
     out = {}
     for stage in UNLOCK_STAGES:
         expr, diags = parse_expression(DEFAULT_RULES["unlock"][stage], Origin(DEFAULT_SOURCE))
         assert expr is not None and not diags, diags
-        out[stage] = expr
+        condition, diags = check_expression(expr, DEFAULT_SOURCE, None, f"unlock.{stage}", kind="rules")
+        assert condition is not None, diags
+        out[stage] = condition
     return out
 
 

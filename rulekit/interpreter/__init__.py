@@ -13,8 +13,8 @@ def compile_content(content, rules: dict, evaluator: str = "compiled", combos=No
                     unlock: tuple[dict, dict] | None = None) -> Program:
     """The Program of a content, compiled once and kept for the next game.
 
-    `unlock` replaces the content's unlock conditions (a scenario's own `rules: unlock:`): the parsed
-    expressions by stage, and the file each was written in. Nothing here parses text.
+    `unlock` replaces the content's unlock conditions (a scenario's own `rules: unlock:`): the checked
+    conditions by stage, and the file each was written in. Nothing here parses text.
     """
     exprs, files = unlock if unlock is not None else (content.unlock, content.unlock_files)
     key = (id(content), evaluator, tuple((k, id(e)) for k, e in sorted(exprs.items())),
@@ -22,7 +22,7 @@ def compile_content(content, rules: dict, evaluator: str = "compiled", combos=No
     hit = _cache.get(key)
     if hit is not None and hit[0] is content:
         return hit[1]
-    conditions = {name: (expr, _where(files.get(name), expr, name)) for name, expr in exprs.items()}
+    conditions = {name: (c, _where(files.get(name), c.condition, name)) for name, c in exprs.items()}
     program = Program(content, conditions, evaluator, combos)
     if len(_cache) > 16:
         _cache.clear()

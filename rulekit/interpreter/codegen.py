@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from rulekit import registry
 from rulekit.interpreter.runtime import num
 from rulekit.language import ast
+from rulekit.language.visitor import Visitor
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _READS = {"hand": "rt.hand_size({s})", "revealed": "rt.revealed({s})", "round": "rt.round()",
@@ -29,15 +30,15 @@ class CardCode:
     functions: dict[str, object]
 
 
-class _Gen:
+class _Gen(Visitor, walks=("statements", "expressions")):
     """Writes one card's functions; tracks the Python name of every `let`/`choose`/`as` name in reach."""
 
-    def __init__(self, card):
+    def __init__(self, card, checked):
         self.card = card
+        self.checked = checked          # what the checker resolved: the meaning of every name
         self.out: list[tuple[int, str, int]] = []      # (indent, text, effect line)
         self.scopes: list[dict[str, str]] = []
         self.subjects: list[str] = []                  # the subject of each player block we are in
-        self.counters = {name for name, _ in getattr(card, "counters", ())}
         self.later: list[tuple[str, tuple, list[tuple[str, str]], int]] = []   # `after` blocks still to write
         self.n = 0
 
@@ -90,7 +91,7 @@ class _Gen:
         self.scopes.append({})
         self.emit(indent, f"rt.tick({len(stmts)})", stmts[0].pos.line if stmts else line)
         for st in stmts:
-            getattr(self, "s_" + type(st).__name__)(st, indent, s)
+            self.stmt(st, indent, s)
         self.scopes.pop()
 
     def bind(self, name: str) -> str:
@@ -106,7 +107,7 @@ class _Gen:
 
     def s_TrackChange(self, st: ast.TrackChange, i: int, s: str) -> None:
         value = self.expr(st.expr, s)
-        if st.track in self.counters:
+        if self.checked.of(st) == "counter":
             self.emit(i, f"rt.change_counter(f, {st.track!r}, {st.op!r}, {value})", st.pos.line)
             return
         self.emit(i, f"rt.change(f, {s}, {st.track!r}, {st.op!r}, {value})", st.pos.line)
@@ -228,9 +229,6 @@ class _Gen:
         self.emit(i, "f.prevented = True", st.pos.line)
 
     # ---- expressions ------------------------------------------------------------------------------------
-    def expr(self, e, s: str) -> str:
-        return getattr(self, "e_" + type(e).__name__)(e, s)
-
     def e_Num(self, e: ast.Num, s: str) -> str:
         return str(e.value)
 
@@ -241,14 +239,14 @@ class _Gen:
         return "f.it"
 
     def e_Name(self, e: ast.Name, s: str) -> str:
-        var = self.lookup(e.name)
-        if var is not None:
-            return var
-        if e.name in self.counters:
+        meaning = self.checked.of(e)
+        if meaning in ("local", "card"):
+            return self.lookup(e.name)
+        if meaning == "counter":
             return f"rt.counter(E, O, {e.name!r})"
-        if e.name in registry.SETTABLE:
+        if meaning == "track":
             return f"rt.track({s}, {e.name!r})"
-        if e.name in registry.COUNTS:
+        if meaning == "count":
             return f"rt.count({s}, {e.name!r})"
         return _READS[e.name].format(s=s)
 
@@ -318,13 +316,14 @@ def after_name(st: ast.After) -> str:
     return f"after_{st.pos.line}_{st.pos.col}"
 
 
-def generate(card, handlers, modifiers, condition) -> CardCode:
+def generate(card, checked, handlers, modifiers) -> CardCode:
     """One card's module: handlers as h0, h1 …, modifier amounts as m0, m1 …, its condition as c."""
-    gen = _Gen(card)
+    gen = _Gen(card, checked)
     for k, h in enumerate(handlers):
         gen.handler(f"h{k}", h.body, h.pos.line)
     for k, m in enumerate(modifiers):
         gen.expression(f"m{k}", m.expr, m.pos.line)
+    condition = checked.condition if checked is not None else None
     if condition is not None:
         gen.expression("c", condition, condition.pos.line or card.line)
     return gen.compile()

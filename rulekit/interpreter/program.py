@@ -42,13 +42,20 @@ def handler_key(h: ast.Handler) -> str:
 
 
 def compile_card(card, evaluator: str) -> CompiledCard:
-    """One card's handlers, declarations and condition, by the generated-code or the reference evaluator."""
-    program = card.effect
+    """One card's handlers, declarations and condition, by the generated-code or the reference evaluator.
+
+    Only what the checker passed is compiled: a card with an effect or a condition must carry its
+    Checked program (the loader gives it one).
+    """
+    checked = card.checked
+    if checked is None and (card.effect is not None or card.when is not None):
+        raise TypeError(f"{card.label}: the compiler takes only a checked program (load cards with load_content)")
+    program = checked.program if checked is not None else None
     handlers = program.handlers if program is not None else ()
     modifiers = tuple(i for i in program.items if isinstance(i, ast.Modify)) if program is not None else ()
     out = CompiledCard(card)
     if evaluator == "compiled":
-        out.code = codegen.generate(card, handlers, modifiers, card.when)
+        out.code = codegen.generate(card, checked, handlers, modifiers)
         fns = out.code.functions
         hfn = [fns[f"h{k}"] for k in range(len(handlers))]
         mfn = [fns[f"m{k}"] for k in range(len(modifiers))]
@@ -57,7 +64,7 @@ def compile_card(card, evaluator: str) -> CompiledCard:
     else:
         hfn = [reference.handler(h.body, card) for h in handlers]
         mfn = [reference.expression(m.expr, card) for m in modifiers]
-        out.condition = reference.expression(card.when) if card.when is not None else None
+        out.condition = reference.expression(checked.condition) if checked and checked.condition else None
         out.later = {codegen.after_name(a): reference.later(a.body, card) for a in afters(handlers)}
     for n, (h, fn) in enumerate(zip(handlers, hfn)):
         if h.form == "on":
@@ -113,12 +120,11 @@ class Program:
         self.combos = tuple(sorted(chosen, key=lambda c: c.id))
         self.unlock: dict[str, tuple[Callable, str, int]] = {}
         self.unlock_reads_only_board = True     # then a condition changes only when the board (or stage) does
-        for name, (expr, where) in unlock.items():
-            holder = _Condition(name, expr)
-            fn = (codegen.generate(holder, (), (), expr).functions["c"] if evaluator == "compiled"
-                  else reference.expression(expr))
-            self.unlock[name] = (fn, where, expr.pos.line)
-            self.unlock_reads_only_board = self.unlock_reads_only_board and reads_only_board(expr)
+        for name, (condition, where) in unlock.items():
+            fn = (codegen.generate(_Condition(name), condition, (), ()).functions["c"] if evaluator == "compiled"
+                  else reference.expression(condition.condition))
+            self.unlock[name] = (fn, where, condition.condition.pos.line)
+            self.unlock_reads_only_board = self.unlock_reads_only_board and condition.reads <= {"board", "stage"}
 
     def card(self, ref: str):
         return self.content.lookup(ref)
@@ -169,22 +175,4 @@ class _Condition:
     """Stands in for a card when an unlock condition is generated (it has a name, no card)."""
 
     id: str
-    when: ast.Expr
     line: int = 0
-
-
-def reads_only_board(e) -> bool:
-    """True when an expression reads nothing but board counts, numbers and `unlocked(K)` of its subject."""
-    from rulekit import registry
-
-    if isinstance(e, ast.Num):
-        return True
-    if isinstance(e, ast.Name):
-        return e.name in registry.COUNTS and e.name != "revealed"
-    if isinstance(e, (ast.Neg, ast.Not)):
-        return reads_only_board(e.operand)
-    if isinstance(e, (ast.BinOp, ast.Compare, ast.BoolOp)):
-        return reads_only_board(e.left) and reads_only_board(e.right)
-    if isinstance(e, ast.Call):
-        return e.func in ("min", "max", "abs", "unlocked") and all(reads_only_board(a) for a in e.args)
-    return False

@@ -7,12 +7,15 @@ from rulekit.core.errors import EffectError
 from rulekit.interpreter.codegen import after_name
 from rulekit.interpreter.runtime import num
 from rulekit.language import ast
+from rulekit.language.visitor import Visitor
 
 _CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
         "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+_ARITH = {ZeroDivisionError: "division by zero", OverflowError: "a number too large",
+          RecursionError: "effects nested too deeply"}
 
 
-class Walk:
+class Walk(Visitor, walks=("statements", "expressions")):
     """One run of a handler (or one expression) by walking its tree; `env` holds let/choose/as names."""
 
     __slots__ = ("rt", "f", "entry", "owner", "env", "subjects", "card_values", "counter_names")
@@ -42,161 +45,132 @@ class Walk:
                     if not err.line and err.card is None:
                         err.line = st.pos.line
                     raise
-                wrapped = EffectError(_ARITH.get(type(err), "a number too large"), None, st.pos.line)
-                raise wrapped from None
+                raise EffectError(_ARITH.get(type(err), "a number too large"), None, st.pos.line) from None
 
-    def stmt(self, st, s) -> None:
-        rt, f, ev = self.rt, self.f, self.value
-        if isinstance(st, ast.TrackChange):
-            if st.track in self.counter_names:
-                rt.change_counter(f, st.track, st.op, ev(st.expr, s))
-            else:
-                rt.change(f, s, st.track, st.op, ev(st.expr, s))
-        elif isinstance(st, ast.Let):
-            self.env[st.name] = ev(st.expr, s)
-        elif isinstance(st, ast.If):
-            for cond, body in st.branches:
-                if ev(cond, s):
-                    self.block(body, s)
-                    return
-            if st.orelse is not None:
-                self.block(st.orelse, s)
-        elif isinstance(st, ast.EachPlayer):
-            for seat in rt.each_player(f, s, st.other):
-                if st.where is None or ev(st.where, seat):
-                    self.players(st.body, seat)
-        elif isinstance(st, ast.PlayerWith):
-            for seat in rt.players_with(f, st.which, lambda x: ev(st.expr, x)):
+    # ---- statements --------------------------------------------------------------------------------
+    def s_TrackChange(self, st: ast.TrackChange, s) -> None:
+        value = self.expr(st.expr, s)
+        if st.track in self.counter_names:
+            self.rt.change_counter(self.f, st.track, st.op, value)
+        else:
+            self.rt.change(self.f, s, st.track, st.op, value)
+
+    def s_Let(self, st: ast.Let, s) -> None:
+        self.env[st.name] = self.expr(st.expr, s)
+
+    def s_If(self, st: ast.If, s) -> None:
+        for cond, body in st.branches:
+            if self.expr(cond, s):
+                self.block(body, s)
+                return
+        if st.orelse is not None:
+            self.block(st.orelse, s)
+
+    def s_EachPlayer(self, st: ast.EachPlayer, s) -> None:
+        for seat in self.rt.each_player(self.f, s, st.other):
+            if st.where is None or self.expr(st.where, seat):
                 self.players(st.body, seat)
-        elif isinstance(st, ast.ChoosePlayer):
-            where = (lambda x: ev(st.where, x)) if st.where is not None else None
-            seat = rt.choose_player(f, s, st.other, where)
-            if seat is not None:
-                self.players(st.body, seat)
-        elif isinstance(st, ast.Transfer):
-            inner, outer = self.subjects[-1], self.subjects[-2]
-            src, dst = (inner, outer) if st.direction == "take" else (outer, inner)
-            n = ev(st.amount.expr, s) if st.amount.expr is not None else None
-            left = rt.transfer(f, st.direction, src, dst, st.what, st.amount.mode, n)
-            if st.as_name:
-                self.env[st.as_name] = left
-        elif isinstance(st, ast.Discard):
-            n = ev(st.amount.expr, s) if st.amount.expr is not None else None
-            done = rt.discard(f, s, st.amount.mode, n)
-            if st.as_name:
-                self.env[st.as_name] = done
-        elif isinstance(st, ast.MayDiscard):
-            if rt.may_discard(f, s, ev(st.amount, s)):
-                self.block(st.body, s)
-        elif isinstance(st, ast.After):
-            rt.after(f, s, ev(st.count, s), after_name(st), dict(self.env))
-        elif isinstance(st, ast.Repeat):
-            for _ in rt.repeat(ev(st.count, s)):
-                self.block(st.body, s)
-        elif isinstance(st, ast.Choose):
-            self.env[st.name] = rt.choose(f, s, ev(st.lo, s), ev(st.hi, s))
-        elif isinstance(st, ast.May):
-            if rt.may(f, s):
-                self.block(st.body, s)
-        elif isinstance(st, ast.MayPay):
-            if rt.may_pay(f, s, ev(st.amount, s)):
-                self.block(st.body, s)
-        elif isinstance(st, ast.Spend):
-            rt.spend(f, s, ev(st.amount, s))
-        elif isinstance(st, ast.Pay):
-            unpaid = rt.pay(f, s, ev(st.amount, s))
-            if st.as_name:
-                self.env[st.as_name] = unpaid
-        elif isinstance(st, ast.VerbStmt):
-            n = ev(st.amount.expr, s) if st.amount.expr is not None else None
-            if st.verb == "reveal":
-                done = rt.reveal(f, s, st.amount.mode, n)
-            elif st.verb == "arrange":
-                done = rt.arrange(f, s, n)
-            elif st.verb == "move":
-                done = rt.move(f, s, st.amount.mode, n, st.kind)
-            else:
-                done = rt.board_verb(f, s, st.verb, st.amount.mode, n, st.kind)
-            if st.as_name:
-                self.env[st.as_name] = done
-        elif isinstance(st, ast.VerbIt):
-            rt.verb_it(f, s, st.verb)
-        elif isinstance(st, ast.Draw):
-            n, stage = ev(st.count, s), ev(st.stage, s)
-            rt.draw(f, s, n, stage, ev(st.keep, s) if st.keep is not None else None)
-        elif isinstance(st, ast.Unlock):
-            rt.unlock(f, s, ev(st.stage, s))
-        elif isinstance(st, ast.Prevent):
-            f.prevented = True
-        else:  # pragma: no cover - the parser makes no other statement
-            raise AssertionError(type(st).__name__)
 
-    def value(self, e, s):
-        rt = self.rt
-        if isinstance(e, ast.Num | ast.Str):
-            return e.value
-        if isinstance(e, ast.It):
-            return self.f.it
-        if isinstance(e, ast.Name):
-            if e.name in self.env:
-                return self.env[e.name]
-            if self.card_values is not None and e.name in self.card_values:
-                return self.card_values[e.name]
-            if e.name in self.counter_names:
-                return rt.counter(self.entry, self.owner, e.name)
-            return self.name(e.name, s)
-        if isinstance(e, ast.CountOf):
-            return self.count_of(e, s)
-        if isinstance(e, ast.Neg):
-            return -self.value(e.operand, s)
-        if isinstance(e, ast.Not):
-            return not self.value(e.operand, s)
-        if isinstance(e, ast.BinOp):
-            a, b = self.value(e.left, s), self.value(e.right, s)
-            if e.op == "//":
-                return a // b
-            return num(a + b if e.op == "+" else a - b if e.op == "-" else a * b)
-        if isinstance(e, ast.Compare):
-            return _CMP[e.op](self.value(e.left, s), self.value(e.right, s))
-        if isinstance(e, ast.BoolOp):
-            if e.op == "and":
-                return self.value(e.left, s) and self.value(e.right, s)
-            return self.value(e.left, s) or self.value(e.right, s)
-        if isinstance(e, ast.Call):
-            if e.func in registry.AGGREGATES:
-                agg = rt.highest if e.func == "highest" else rt.lowest
-                return agg(self.f, lambda x: self.value(e.args[0], x))
-            args = [self.value(a, s) for a in e.args]
-            if e.func in ("min", "max"):
-                return (min if e.func == "min" else max)(args)
-            if e.func == "abs":
-                return abs(args[0])
-            if e.func == "played":
-                return rt.played(s, args[0])
-            if e.func == "event":
-                return rt.event_is(args[0])
-            if e.func == "happened":
-                return rt.happened(args[0])
-            return rt.is_unlocked(s, args[0])
-        raise AssertionError(type(e).__name__)  # pragma: no cover
+    def s_PlayerWith(self, st: ast.PlayerWith, s) -> None:
+        for seat in self.rt.players_with(self.f, st.which, lambda x: self.expr(st.expr, x)):
+            self.players(st.body, seat)
 
-    def count_of(self, e: ast.CountOf, s):
-        rt = self.rt
-        if e.what == "played":
-            cards = rt.played_cards(s)
-            if e.where is None:
-                return len(cards)
-            outer, n = self.card_values, 0
-            for card in cards:
-                self.card_values = {"stage": card.stage, "price": card.price[0] if card.price else 0}
-                n += bool(self.value(e.where, s))
-            self.card_values = outer
-            return n
-        where = (lambda x: self.value(e.where, x)) if e.where is not None else None
-        return rt.count_players(self.f, s, e.what == "other player", where)
+    def s_ChoosePlayer(self, st: ast.ChoosePlayer, s) -> None:
+        where = (lambda x: self.expr(st.where, x)) if st.where is not None else None
+        seat = self.rt.choose_player(self.f, s, st.other, where)
+        if seat is not None:
+            self.players(st.body, seat)
 
-    def name(self, name: str, s):
-        rt = self.rt
+    def s_Transfer(self, st: ast.Transfer, s) -> None:
+        inner, outer = self.subjects[-1], self.subjects[-2]
+        src, dst = (inner, outer) if st.direction == "take" else (outer, inner)
+        n = self.expr(st.amount.expr, s) if st.amount.expr is not None else None
+        left = self.rt.transfer(self.f, st.direction, src, dst, st.what, st.amount.mode, n)
+        if st.as_name:
+            self.env[st.as_name] = left
+
+    def s_Discard(self, st: ast.Discard, s) -> None:
+        n = self.expr(st.amount.expr, s) if st.amount.expr is not None else None
+        done = self.rt.discard(self.f, s, st.amount.mode, n)
+        if st.as_name:
+            self.env[st.as_name] = done
+
+    def s_MayDiscard(self, st: ast.MayDiscard, s) -> None:
+        if self.rt.may_discard(self.f, s, self.expr(st.amount, s)):
+            self.block(st.body, s)
+
+    def s_After(self, st: ast.After, s) -> None:
+        self.rt.after(self.f, s, self.expr(st.count, s), after_name(st), dict(self.env))
+
+    def s_Repeat(self, st: ast.Repeat, s) -> None:
+        for _ in self.rt.repeat(self.expr(st.count, s)):
+            self.block(st.body, s)
+
+    def s_Choose(self, st: ast.Choose, s) -> None:
+        lo, hi = self.expr(st.lo, s), self.expr(st.hi, s)
+        self.env[st.name] = self.rt.choose(self.f, s, lo, hi)
+
+    def s_May(self, st: ast.May, s) -> None:
+        if self.rt.may(self.f, s):
+            self.block(st.body, s)
+
+    def s_MayPay(self, st: ast.MayPay, s) -> None:
+        if self.rt.may_pay(self.f, s, self.expr(st.amount, s)):
+            self.block(st.body, s)
+
+    def s_Spend(self, st: ast.Spend, s) -> None:
+        self.rt.spend(self.f, s, self.expr(st.amount, s))
+
+    def s_Pay(self, st: ast.Pay, s) -> None:
+        unpaid = self.rt.pay(self.f, s, self.expr(st.amount, s))
+        if st.as_name:
+            self.env[st.as_name] = unpaid
+
+    def s_VerbStmt(self, st: ast.VerbStmt, s) -> None:
+        rt, mode = self.rt, st.amount.mode
+        n = self.expr(st.amount.expr, s) if st.amount.expr is not None else None
+        if st.verb == "reveal":
+            done = rt.reveal(self.f, s, mode, n)
+        elif st.verb == "arrange":
+            done = rt.arrange(self.f, s, n)
+        elif st.verb == "move":
+            done = rt.move(self.f, s, mode, n, st.kind)
+        else:
+            done = rt.board_verb(self.f, s, st.verb, mode, n, st.kind)
+        if st.as_name:
+            self.env[st.as_name] = done
+
+    def s_VerbIt(self, st: ast.VerbIt, s) -> None:
+        self.rt.verb_it(self.f, s, st.verb)
+
+    def s_Draw(self, st: ast.Draw, s) -> None:
+        n, stage = self.expr(st.count, s), self.expr(st.stage, s)
+        self.rt.draw(self.f, s, n, stage, self.expr(st.keep, s) if st.keep is not None else None)
+
+    def s_Unlock(self, st: ast.Unlock, s) -> None:
+        self.rt.unlock(self.f, s, self.expr(st.stage, s))
+
+    def s_Prevent(self, st: ast.Prevent, s) -> None:
+        self.f.prevented = True
+
+    # ---- expressions ---------------------------------------------------------------------------------
+    def e_Num(self, e: ast.Num, s):
+        return e.value
+
+    def e_Str(self, e: ast.Str, s):
+        return e.value
+
+    def e_It(self, e: ast.It, s):
+        return self.f.it
+
+    def e_Name(self, e: ast.Name, s):
+        name, rt = e.name, self.rt
+        if name in self.env:
+            return self.env[name]
+        if self.card_values is not None and name in self.card_values:
+            return self.card_values[name]
+        if name in self.counter_names:
+            return rt.counter(self.entry, self.owner, name)
         if name in registry.SETTABLE:
             return rt.track(s, name)
         if name in registry.COUNTS:
@@ -211,9 +185,57 @@ class Walk:
             return rt.players_in()
         return self.entry.uses if self.entry is not None else 0
 
+    def e_Neg(self, e: ast.Neg, s):
+        return -self.expr(e.operand, s)
 
-_ARITH = {ZeroDivisionError: "division by zero", OverflowError: "a number too large",
-          RecursionError: "effects nested too deeply"}
+    def e_Not(self, e: ast.Not, s):
+        return not self.expr(e.operand, s)
+
+    def e_BinOp(self, e: ast.BinOp, s):
+        a, b = self.expr(e.left, s), self.expr(e.right, s)
+        if e.op == "//":
+            return a // b
+        return num(a + b if e.op == "+" else a - b if e.op == "-" else a * b)
+
+    def e_Compare(self, e: ast.Compare, s):
+        return _CMP[e.op](self.expr(e.left, s), self.expr(e.right, s))
+
+    def e_BoolOp(self, e: ast.BoolOp, s):
+        if e.op == "and":
+            return self.expr(e.left, s) and self.expr(e.right, s)
+        return self.expr(e.left, s) or self.expr(e.right, s)
+
+    def e_Call(self, e: ast.Call, s):
+        rt, f = self.rt, e.func
+        if f in registry.AGGREGATES:
+            return (rt.highest if f == "highest" else rt.lowest)(self.f, lambda x: self.expr(e.args[0], x))
+        args = [self.expr(a, s) for a in e.args]
+        if f in ("min", "max"):
+            return (min if f == "min" else max)(args)
+        if f == "abs":
+            return abs(args[0])
+        if f == "played":
+            return rt.played(s, args[0])
+        if f == "event":
+            return rt.event_is(args[0])
+        if f == "happened":
+            return rt.happened(args[0])
+        return rt.is_unlocked(s, args[0])
+
+    def e_CountOf(self, e: ast.CountOf, s):
+        rt = self.rt
+        if e.what == "played":
+            cards = rt.played_cards(s)
+            if e.where is None:
+                return len(cards)
+            outer, n = self.card_values, 0
+            for card in cards:
+                self.card_values = {"stage": card.stage, "price": card.price[0] if card.price else 0}
+                n += bool(self.expr(e.where, s))
+            self.card_values = outer
+            return n
+        where = (lambda x: self.expr(e.where, x)) if e.where is not None else None
+        return rt.count_players(self.f, s, e.what == "other player", where)
 
 
 def _counters(card) -> frozenset[str]:
@@ -247,6 +269,6 @@ def expression(expr, card=None):
     names = _counters(card)
 
     def run(rt, seat, entry):
-        return Walk(rt, None, entry, seat, names).value(expr, seat)
+        return Walk(rt, None, entry, seat, names).expr(expr, seat)
 
     return run

@@ -9,6 +9,7 @@ from rulekit import registry
 from rulekit.language import ast
 from rulekit.language.diagnostics import Diagnostic, nearest
 from rulekit.language.parser import Parsed
+from rulekit.language.visitor import Visitor
 
 RefExists = Callable[[str, str], bool]
 
@@ -173,7 +174,7 @@ def _in_limit(v: int | None) -> int | None:
     return v if v is not None and abs(v) <= registry.MAX_NUMBER else None
 
 
-class _Ranges:
+class _Ranges(Visitor, walks=("expressions",)):
     """The range of values of expressions, from numbers, names and bindings; numbers past the
     limit are noted (never computed further, so a chain of products cannot grow without bound)."""
 
@@ -182,20 +183,28 @@ class _Ranges:
         self.overflow = overflow
 
     def of(self, e: ast.Expr) -> Range:
-        if isinstance(e, ast.Num):
-            return e.value, e.value
-        if isinstance(e, ast.Name):
-            return self.names.get(e.name, _NAME_RANGES.get(e.name, _ANY))
-        if isinstance(e, ast.Neg):
-            lo, hi = self.of(e.operand)
-            return (None if hi is None else -hi), (None if lo is None else -lo)
-        if isinstance(e, ast.BinOp):
-            return self.binop(e)
-        if isinstance(e, ast.Call) and e.func in registry.FUNCTIONS:
-            return self.call(e)
+        return self.expr(e)
+
+    def e_Num(self, e: ast.Num) -> Range:
+        return e.value, e.value
+
+    def e_Name(self, e: ast.Name) -> Range:
+        return self.names.get(e.name, _NAME_RANGES.get(e.name, _ANY))
+
+    def e_Neg(self, e: ast.Neg) -> Range:
+        lo, hi = self.of(e.operand)
+        return (None if hi is None else -hi), (None if lo is None else -lo)
+
+    def e_Call(self, e: ast.Call) -> Range:
+        return self.call(e) if e.func in registry.FUNCTIONS else _ANY
+
+    def unknown(self, e) -> Range:
+        """Not a number the text fixes (a truth value, a card, a count of players …): any value."""
         return _ANY
 
-    def binop(self, e: ast.BinOp) -> Range:
+    e_Str = e_It = e_Not = e_Compare = e_BoolOp = e_CountOf = unknown
+
+    def e_BinOp(self, e: ast.BinOp) -> Range:
         (a, b), (c, d) = self.of(e.left), self.of(e.right)
         if a is not None and a == b and c is not None and c == d:
             value = _exact(e.op, a, c)
@@ -294,7 +303,35 @@ class _Binding:
     range: Range = _ANY
 
 
-class _Checker:
+@dataclass(frozen=True)
+class Checked:
+    """What the checker hands on: an effect (or a condition) that passed, with what the checker found.
+
+    `meaning` says what every name and every `NAME += …` resolved to — `local` (let/choose/as),
+    `counter` (a number the card keeps), `track`, `count`, `value`, `card` (inside
+    count(played …)) — and `reads` what the text reads of the game: `board`, `tracks`, `hand`,
+    `stage`, `cards`, `events`, `round`, `players`, `counters`. The compiler takes nothing else.
+    """
+
+    program: ast.Program | None
+    condition: ast.Expr | None
+    meaning: Mapping[ast.Node, str]
+    reads: frozenset[str]
+    counters: tuple[str, ...] = ()
+
+    def of(self, node: ast.Node) -> str:
+        return self.meaning[node]
+
+
+# What reading a name or calling a predicate reads of the game (Checked.reads).
+_READS_OF = {
+    **{name: "tracks" for name in registry.SETTABLE}, **{name: "board" for name in registry.COUNTS},
+    "hand": "hand", "revealed": "board", "round": "round", "players": "players", "uses": "cards",
+    "played": "cards", "event": "events", "happened": "events", "unlocked": "stage",
+}
+
+
+class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
     """One pass over one program (or one condition); diagnostics collect in self.diags."""
 
     def __init__(self, kind: str, file: str, refs: RefExists | None,
@@ -305,6 +342,8 @@ class _Checker:
         self.players = 0                         # player blocks we are in (`take`/`give` need one)
         self.in_after = False                    # inside `after N rounds:` (no `it`, no `prevent`)
         self.card_values = False                 # inside `count(played where …)`: `stage`, `price` readable
+        self.meaning: dict[ast.Node, str] = {}   # what each name resolved to (Checked.meaning)
+        self.reads: set[str] = set()
         self.file = file
         self.refs = refs
         self.names = names or {}
@@ -465,26 +504,28 @@ class _Checker:
 
     # -- declarations ----------------------------------------------------------------
     def declaration(self, d: ast.Item) -> None:
-        what = {ast.Modify: "`modify`", ast.Shield: "`shield`", ast.Seal: "`seal`", ast.Skip: "`skip`"}[type(d)]
-        self.lasting_only(d.pos, what)
-        if isinstance(d, ast.Modify):
-            self.modify(d)
-        elif isinstance(d, ast.Skip):
-            if d.step not in registry.SKIPPABLE:
-                msg, hint = unknown_word(d.step, registry.SKIPPABLE, "spread step")
-                if d.step == "discovery":
-                    msg = "`skip discovery` is not allowed: without discovery a board could never be fully revealed"
-                self.report("RK241", d.step_pos, msg, hint=hint)
-        elif isinstance(d, ast.Shield):
-            for target, pos in d.targets:
-                if target not in registry.SHIELDABLE:
-                    msg, hint = unknown_word(target, registry.SHIELDABLE, "shield target")
-                    self.report("RK208", pos, msg, hint=hint)
-        elif d.target not in registry.SEALABLE:
+        self.lasting_only(d.pos, f"`{type(d).__name__.lower()}`")
+        self.decl(d)
+
+    def d_Skip(self, d: ast.Skip) -> None:
+        if d.step not in registry.SKIPPABLE:
+            msg, hint = unknown_word(d.step, registry.SKIPPABLE, "spread step")
+            if d.step == "discovery":
+                msg = "`skip discovery` is not allowed: without discovery a board could never be fully revealed"
+            self.report("RK241", d.step_pos, msg, hint=hint)
+
+    def d_Shield(self, d: ast.Shield) -> None:
+        for target, pos in d.targets:
+            if target not in registry.SHIELDABLE:
+                msg, hint = unknown_word(target, registry.SHIELDABLE, "shield target")
+                self.report("RK208", pos, msg, hint=hint)
+
+    def d_Seal(self, d: ast.Seal) -> None:
+        if d.target not in registry.SEALABLE:
             msg, hint = unknown_word(d.target, registry.SEALABLE, "seal target")
             self.report("RK209", d.target_pos, msg, hint=hint)
 
-    def modify(self, d: ast.Modify) -> None:
+    def d_Modify(self, d: ast.Modify) -> None:
         if d.quantity not in registry.QUANTITIES:
             msg, _ = unknown_word(d.quantity, registry.QUANTITIES, "quantity")
             hint = "quantities: " + ", ".join(registry.QUANTITIES)
@@ -504,18 +545,19 @@ class _Checker:
 
     def stmt(self, s: ast.Stmt) -> None:
         self.steps += 1
-        method = getattr(self, "s_" + type(s).__name__.lower())
-        method(s)
+        super().stmt(s)
 
     def needs_subject(self, s: ast.Node, what: str) -> None:
         if not self.subject:
             self.report("RK212", s.pos, f"{what} needs a player, but an event has no player here",
                         hint="put it inside `each player:` or `player with …:`")
 
-    def s_trackchange(self, s: ast.TrackChange) -> None:
+    def s_TrackChange(self, s: ast.TrackChange) -> None:
         if s.track in self.counters and s.track not in registry.SETTABLE:
+            self.meaning[s] = "counter"
             self.number(s.expr, f"the value of `{s.track} {s.op}`")
             return                              # a number the card keeps: `uses_left -= 1`
+        self.meaning[s] = "track"
         self.track_name(s.track, s.track_pos)
         self.needs_subject(s, f"`{s.track} {s.op} …`")
         self.number(s.expr, f"the value of `{s.track} {s.op}`")
@@ -558,11 +600,11 @@ class _Checker:
                 f"a number the card keeps needs `counters: {{{track}: 0}}` beside `effect:`"
         self.report("RK201", pos, msg, hint=hint)
 
-    def s_let(self, s: ast.Let) -> None:
+    def s_Let(self, s: ast.Let) -> None:
         t = self.value(s.expr)
         self.define(s.name, "let", t, s.name_pos, self.range(s.expr) if t == NUM else _ANY)
 
-    def s_if(self, s: ast.If) -> None:
+    def s_If(self, s: ast.If) -> None:
         before, longest = self.steps, 0
         for cond, body in s.branches:
             self.truth(cond, "`if`")
@@ -575,7 +617,7 @@ class _Checker:
             longest = max(longest, self.steps - before)
         self.steps = before + longest       # one branch runs
 
-    def s_eachplayer(self, s: ast.EachPlayer) -> None:
+    def s_EachPlayer(self, s: ast.EachPlayer) -> None:
         if s.other and not self.subject:
             self.report("RK212", s.pos, "`each other player` needs a player to be 'other' than, and an event has none here",
                         hint="write `each player:`")
@@ -590,7 +632,7 @@ class _Checker:
         self.block(body)
         self.players -= 1
 
-    def s_chooseplayer(self, s: ast.ChoosePlayer) -> None:
+    def s_ChoosePlayer(self, s: ast.ChoosePlayer) -> None:
         self.needs_subject(s, "`choose player`")
         outer, self.subject = self.subject, True
         if s.where is not None:
@@ -598,7 +640,7 @@ class _Checker:
         self.player_block(s.body)
         self.subject = outer
 
-    def s_transfer(self, s: ast.Transfer) -> None:
+    def s_Transfer(self, s: ast.Transfer) -> None:
         if not self.players:
             self.report("RK237", s.verb_pos, f"`{s.direction}` moves things between two players, and here there is "
                                              "only one", hint=f"put it inside `choose other player:`, `each other "
@@ -615,14 +657,14 @@ class _Checker:
         if s.as_name is not None:
             self.define(s.as_name, "as", NUM, s.as_pos, (0, None))
 
-    def s_discard(self, s: ast.Discard) -> None:
+    def s_Discard(self, s: ast.Discard) -> None:
         self.needs_subject(s, "`discard`")
         if s.amount.expr is not None:
             self.number(s.amount.expr, "the number of cards to discard")
         if s.as_name is not None:
             self.define(s.as_name, "as", NUM, s.as_pos, (0, None))
 
-    def s_maydiscard(self, s: ast.MayDiscard) -> None:
+    def s_MayDiscard(self, s: ast.MayDiscard) -> None:
         if s.verb != "discard":
             msg, _ = unknown_word(s.verb, {"discard": registry.STATEMENTS["discard"]}, "cost after `may`")
             self.report("RK202", s.verb_pos, msg, hint="write `may pay N:` or `may discard N cards:`")
@@ -633,7 +675,7 @@ class _Checker:
         self.number(s.amount, "the number of cards to discard")
         self.block(s.body)
 
-    def s_after(self, s: ast.After) -> None:
+    def s_After(self, s: ast.After) -> None:
         self.needs_subject(s, "`after`")
         if s.unit not in ("rounds", "round"):
             self.report("RK243", s.unit_pos, f"`after {show(s.count)} {s.unit}`: the time is counted in rounds",
@@ -647,7 +689,7 @@ class _Checker:
         self.block(s.body)
         self.in_after = outer
 
-    def s_playerwith(self, s: ast.PlayerWith) -> None:
+    def s_PlayerWith(self, s: ast.PlayerWith) -> None:
         if s.which not in registry.SUPERLATIVES:
             guess = nearest(s.which, sorted(registry.SUPERLATIVES))
             extra = f" — did you mean '{guess}'{_zh(registry.SUPERLATIVES, guess)}?" if guess else ""
@@ -658,7 +700,7 @@ class _Checker:
         self.player_block(s.body)
         self.subject = outer
 
-    def s_repeat(self, s: ast.Repeat) -> None:
+    def s_Repeat(self, s: ast.Repeat) -> None:
         self.number(s.count, "`repeat`")
         n = self.const(s.count)
         if n is not None and n > registry.MAX_REPEAT:
@@ -671,7 +713,7 @@ class _Checker:
         self.steps = before + (self.steps - before) * times
         self.counted(s.pos, before - 1)
 
-    def s_choose(self, s: ast.Choose) -> None:
+    def s_Choose(self, s: ast.Choose) -> None:
         self.needs_subject(s, f"`choose {s.name}`")
         self.number(s.lo, "the start of `choose`")
         self.number(s.hi, "the end of `choose`")
@@ -694,29 +736,29 @@ class _Checker:
                                              "so this can never be paid in full",
                         hint=f"use an amount of at most {registry.MONEY.hi:,}")
 
-    def s_may(self, s: ast.May) -> None:
+    def s_May(self, s: ast.May) -> None:
         self.needs_subject(s, "`may`")
         self.block(s.body)
 
-    def s_maypay(self, s: ast.MayPay) -> None:
+    def s_MayPay(self, s: ast.MayPay) -> None:
         self.needs_subject(s, "`may pay`")
         self.number(s.amount, "`may pay`")
         self.payable(s.amount, "`may pay`")
         self.block(s.body)
 
-    def s_spend(self, s: ast.Spend) -> None:
+    def s_Spend(self, s: ast.Spend) -> None:
         self.needs_subject(s, "`spend`")
         self.number(s.amount, "`spend`")
         self.payable(s.amount, "`spend`")
 
-    def s_pay(self, s: ast.Pay) -> None:
+    def s_Pay(self, s: ast.Pay) -> None:
         self.needs_subject(s, "`pay`")
         self.number(s.amount, "`pay`")
         self.payable(s.amount, "`pay`")
         if s.as_name is not None:
             self.define(s.as_name, "as", NUM, s.as_pos, (0, self.range(s.amount)[1]))
 
-    def s_verbstmt(self, s: ast.VerbStmt) -> None:
+    def s_VerbStmt(self, s: ast.VerbStmt) -> None:
         self.needs_subject(s, f"`{s.verb}`")
         if s.amount.expr is not None:
             self.number(s.amount.expr, f"the amount of `{s.verb}`")
@@ -757,7 +799,7 @@ class _Checker:
         msg, hint = unknown_word(verb, table, "verb")
         self.report("RK202", pos, msg, hint=hint)
 
-    def s_verbit(self, s: ast.VerbIt) -> None:
+    def s_VerbIt(self, s: ast.VerbIt) -> None:
         self.needs_subject(s, f"`{s.verb} it`")
         if s.verb not in registry.IT_VERBS:
             if s.verb in registry.TILE_VERBS:
@@ -800,7 +842,7 @@ class _Checker:
             return None
         return CELL if trig.binds == "cell" else CARD
 
-    def s_draw(self, s: ast.Draw) -> None:
+    def s_Draw(self, s: ast.Draw) -> None:
         self.needs_subject(s, "`draw`")
         self.number(s.count, "the number of cards to draw")
         self.number(s.stage, "the stage to draw from")
@@ -822,12 +864,12 @@ class _Checker:
         if k is not None and not 1 <= k <= 3:
             self.report("RK220", e.pos, f"`{form.format(k)}`: there are only stages 1, 2 and 3")
 
-    def s_unlock(self, s: ast.Unlock) -> None:
+    def s_Unlock(self, s: ast.Unlock) -> None:
         self.needs_subject(s, "`unlock`")
         self.number(s.stage, "`unlock stage`")
         self.stage_number(s.stage, "unlock stage {}")
 
-    def s_prevent(self, s: ast.Prevent) -> None:
+    def s_Prevent(self, s: ast.Prevent) -> None:
         if self.in_after:
             self.report("RK238", s.pos, "`prevent` inside `after` comes rounds too late: what it would cancel has "
                                         "already happened", hint="put `prevent` directly in the handler")
@@ -892,35 +934,32 @@ class _Checker:
 
     def value(self, e: ast.Expr) -> str | None:
         """The type of an expression, reporting every problem inside it."""
-        if isinstance(e, ast.Num):
-            return NUM
-        if isinstance(e, ast.Str):
-            return TEXT
-        if isinstance(e, ast.Name):
-            return self.name(e)
-        if isinstance(e, ast.It):
-            return self.it_type(e.pos)
-        if isinstance(e, ast.Neg):
-            self.number(e.operand, "'-'")
-            return NUM
-        if isinstance(e, ast.Not):
-            self.truth(e.operand, "`not`")
-            return BOOL
-        if isinstance(e, ast.BinOp):
-            return self.binop(e)
-        if isinstance(e, ast.Compare):
-            return self.compare(e)
-        if isinstance(e, ast.BoolOp):
-            self.truth(e.left, f"`{e.op}`")
-            self.truth(e.right, f"`{e.op}`")
-            return BOOL
-        if isinstance(e, ast.Call):
-            return self.call(e)
-        if isinstance(e, ast.CountOf):
-            return self.count_of(e)
-        return None
+        return self.expr(e)
 
-    def count_of(self, e: ast.CountOf) -> str:
+    def e_Num(self, e: ast.Num) -> str:
+        return NUM
+
+    def e_Str(self, e: ast.Str) -> str:
+        return TEXT
+
+    def e_It(self, e: ast.It) -> str | None:
+        return self.it_type(e.pos)
+
+    def e_Neg(self, e: ast.Neg) -> str:
+        self.number(e.operand, "'-'")
+        return NUM
+
+    def e_Not(self, e: ast.Not) -> str:
+        self.truth(e.operand, "`not`")
+        return BOOL
+
+    def e_BoolOp(self, e: ast.BoolOp) -> str:
+        self.truth(e.left, f"`{e.op}`")
+        self.truth(e.right, f"`{e.op}`")
+        return BOOL
+
+    def e_CountOf(self, e: ast.CountOf) -> str:
+        self.reads.add("cards" if e.what == "played" else "players")
         if e.what not in registry.COUNTABLE:
             msg, hint = unknown_word(e.what, registry.COUNTABLE, "thing to count")
             self.report("RK239", e.what_pos, msg, hint="write count(player where …), count(other player where …) "
@@ -940,7 +979,7 @@ class _Checker:
             self.subject = outer
         return NUM
 
-    def binop(self, e: ast.BinOp) -> str:
+    def e_BinOp(self, e: ast.BinOp) -> str:
         self.number(e.left, f"'{e.op}'")
         right = self.number(e.right, f"'{e.op}'")
         if e.op == "//":
@@ -954,7 +993,7 @@ class _Checker:
         self.range(e)
         return NUM
 
-    def compare(self, e: ast.Compare) -> str:
+    def e_Compare(self, e: ast.Compare) -> str:
         if e.op in ("==", "!="):
             lt, rt = self.value(e.left), self.value(e.right)
             if None in (lt, rt) or (lt == rt and lt in (NUM, BOOL)):
@@ -968,30 +1007,45 @@ class _Checker:
         self.number(e.right, f"'{e.op}'")
         return BOOL
 
-    def name(self, e: ast.Name) -> str | None:
+    def e_Name(self, e: ast.Name) -> str | None:
+        meaning, t = self.resolve(e)
+        self.meaning[e] = meaning
+        if meaning in ("counter", "card"):
+            self.reads.add("counters" if meaning == "counter" else "cards")
+        elif meaning != "local" and e.name in _READS_OF:
+            self.reads.add(_READS_OF[e.name])
+        return t
+
+    def resolve(self, e: ast.Name) -> tuple[str, str | None]:
+        """What a name means here, and its type (reporting a name that means nothing)."""
         binding = self.lookup(e.name)
         if binding is not None:
-            return binding.type
+            return "local", binding.type
+        if e.name in registry.CARD_VALUES and self.card_values:
+            return "card", NUM
         if e.name in registry.CARD_VALUES:
-            if not self.card_values:
-                self.report("RK240", e.pos, f"'{e.name}' is a card's {e.name}, read only inside "
-                                            "`count(played where …)`", hint=f"write `count(played where {e.name} == 2)`")
-            return NUM
+            self.report("RK240", e.pos, f"'{e.name}' is a card's {e.name}, read only inside "
+                                        "`count(played where …)`", hint=f"write `count(played where {e.name} == 2)`")
+            return "card", NUM
         if e.name in self.counters and e.name not in registry.SETTABLE:
-            return NUM
+            return "counter", NUM
+        return self.game_name(e)
+
+    def game_name(self, e: ast.Name) -> tuple[str, str | None]:
         if e.name == "uses":
             if self.kind != "policy":
                 self.report("RK216", e.pos, "`uses` counts the executions of a policy, and this is not a policy")
-            return NUM
+            return "value", NUM
         if e.name in registry.SETTABLE or e.name in registry.COUNTS or e.name in ("hand", "revealed"):
             if not self.subject:
                 self.report("RK212", e.pos, f"'{e.name}' is a player's value, but an event has no player here",
                             hint="read it inside `each player:` or `player with …:`")
-            return BOOL if e.name == "revealed" else NUM
+            meaning = "track" if e.name in registry.SETTABLE else "count" if e.name in registry.COUNTS else "value"
+            return meaning, BOOL if e.name == "revealed" else NUM
         if e.name in registry.VALUES:
-            return NUM
+            return "value", NUM
         self.unknown_name(e)
-        return None
+        return "unknown", None
 
     def unknown_name(self, e: ast.Name) -> None:
         if e.name in registry.QUANTITIES:
@@ -1004,7 +1058,11 @@ class _Checker:
         self.report("RK211", e.pos, msg, hint="a name is a track, a board count, round, players, hand, uses, "
                                               "or a name made earlier by let, choose or as")
 
-    def call(self, e: ast.Call) -> str | None:
+    def e_Call(self, e: ast.Call) -> str | None:
+        if e.func in _READS_OF:
+            self.reads.add(_READS_OF[e.func])
+        if e.func in registry.AGGREGATES:
+            self.reads.add("players")
         if e.func in registry.PREDICATES:
             return self.predicate(e)
         if e.func in registry.AGGREGATES:
@@ -1098,25 +1156,49 @@ def check_parsed(parsed: Parsed, kind: str, card_ref_exists: RefExists | None, f
                  counters: Collection[str] = ()) -> list[Diagnostic]:
     """check_program on what parsed of an effect with syntax errors, leaving out what follows from them:
     problems on a mended line, names a mended line may have made, and "never runs" when a handler was lost."""
+    return check_effect(parsed, kind, card_ref_exists, file, card_names=card_names, unreadable=unreadable,
+                        counters=counters)[1]
+
+
+def checked(checker: _Checker, program: ast.Program | None, condition: ast.Expr | None) -> Checked:
+    return Checked(program, condition, dict(checker.meaning), frozenset(checker.reads), tuple(sorted(checker.counters)))
+
+
+def check_effect(parsed: Parsed, kind: str, card_ref_exists: RefExists | None, file: str, *,
+                 card_names: Mapping[str, Sequence[str]] | None = None,
+                 unreadable: Mapping[str, Sequence[str]] | None = None,
+                 counters: Collection[str] = ()) -> tuple[Checked | None, list[Diagnostic]]:
+    """An effect checked: the Checked program when it has no error (and parsed whole), and every diagnostic."""
     if parsed.program is None:
-        return []
+        return None, []
     checker = _Checker(kind, file, card_ref_exists, card_names, parsed.lost_words, unreadable, counters)
     if parsed.complete:
         checker.program(parsed.program)
     else:
         checker.items(parsed.program)
-    found = [d for d in checker.diags if d.line not in parsed.mended_lines]
-    return sorted(found, key=Diagnostic.sort_key)
+    found = sorted((d for d in checker.diags if d.line not in parsed.mended_lines), key=Diagnostic.sort_key)
+    ok = parsed.complete and not parsed.diags and not any(d.severity == "error" for d in found)
+    return (checked(checker, parsed.program, None) if ok else None), found
+
+
+def check_expression(expr: ast.Expr, file: str, card_ref_exists: RefExists | None, where: str, *,
+                     kind: str = "combo", card_names: Mapping[str, Sequence[str]] | None = None,
+                     unreadable: Mapping[str, Sequence[str]] | None = None) -> tuple[Checked | None, list[Diagnostic]]:
+    """A condition checked (a combo's `when:`, an unlock rule): Checked when it has no error, and every diagnostic."""
+    checker = _Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable)
+    checker.scopes = [{}]
+    checker.truth(expr, where)
+    found = sorted(checker.diags, key=Diagnostic.sort_key)
+    ok = not any(d.severity == "error" for d in found)
+    return (checked(checker, None, expr) if ok else None), found
 
 
 def check_condition(expr: ast.Expr, file: str, card_ref_exists: RefExists | None, where: str, *,
                     kind: str = "combo", card_names: Mapping[str, Sequence[str]] | None = None,
                     unreadable: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:
     """Every problem of a condition (a combo's `when:`, an unlock rule); it must be true/false."""
-    checker = _Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable)
-    checker.scopes = [{}]
-    checker.truth(expr, where)
-    return sorted(checker.diags, key=Diagnostic.sort_key)
+    return check_expression(expr, file, card_ref_exists, where, kind=kind, card_names=card_names,
+                            unreadable=unreadable)[1]
 
 
 def _big(n: int) -> str:

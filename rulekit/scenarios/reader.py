@@ -14,6 +14,7 @@ from rulekit.content.rules import merge_rules, read_rules
 from rulekit.content.yamlpos import Located, Span, read_yaml
 from rulekit.core import board as B
 from rulekit.language import ast
+from rulekit.language.checker import Checked
 from rulekit.language.diagnostics import ContentError, Diagnostic, nearest
 from rulekit.scenarios.board_text import parse_board
 from rulekit.scenarios.schema import diag, field_name, validate_scenario
@@ -113,7 +114,7 @@ class Scenario:
     expectations: list[Expectation]
     # The unlock conditions in force, parsed and checked when the scenario was read: the
     # content's, or the scenario's own `rules: unlock:`, and the file each was written in.
-    unlock: dict[str, ast.Expr] = field(default_factory=dict)
+    unlock: dict[str, Checked] = field(default_factory=dict)
     unlock_files: dict[str, str] = field(default_factory=dict)
 
 
@@ -220,7 +221,7 @@ class _Reader:
         )
 
     # ---- rules, cards, players -------------------------------------------------------------
-    def rules(self) -> tuple[dict, dict[str, ast.Expr], dict[str, str]]:
+    def rules(self) -> tuple[dict, dict[str, Checked], dict[str, str]]:
         """The rules in force, and the unlock conditions: the scenario's own parsed once, at their positions."""
         overrides = self.data.get("rules") or {}
         unlock, files = dict(self.content.unlock), dict(self.content.unlock_files)
