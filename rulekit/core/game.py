@@ -108,13 +108,15 @@ class Game:
         self.rt = Runtime(self)
         self.combos = program.combos
         self._tables: list[Tables | None] = [None] * state.players
-        self._order_key: tuple | None = None
+        self._order_round = 0                  # the round the orders below were made for (0: make them again)
         self._order: tuple[int, ...] = ()
         self._in_order: tuple[int, ...] = ()
         self._active: tuple[int, ...] = ()
         self._orders()
         self._on_index: dict[str, dict[int, list]] | None = None
         self._frontier: list[set[int]] | None = None
+        self._history: frozenset[str] = frozenset()
+        self._history_len = 0
         self._where: list[list[set[int]]] | None = None     # cells of each seat by state
         self._pending: Question | None = None
         self.halt = False                      # a partial run reached its end (Cursor.stop)
@@ -168,22 +170,22 @@ class Game:
         self._order = tuple((first + i) % n for i in range(n))
         self._in_order = tuple(s for s in self._order if not st.seats[s].out)
         self._active = tuple(s for s in range(n) if not st.seats[s].out)
-        self._order_key = (st.round, len(self._active))
+        self._order_round = st.round
 
     def turn_order(self) -> tuple[int, ...]:
-        if self._order_key != (self.state.round, len(self._active)):
+        if self._order_round != self.state.round:
             self._orders()
         return self._order
 
     def in_order(self) -> tuple[int, ...]:
         """Seats still in, in this round's turn order."""
-        if self._order_key != (self.state.round, len(self._active)):
+        if self._order_round != self.state.round:
             self._orders()
         return self._in_order
 
     def active_players(self) -> tuple[int, ...]:
         """Seats still in, in seat order."""
-        if self._order_key != (self.state.round, len(self._active)):
+        if self._order_round != self.state.round:
             self._orders()
         return self._active
 
@@ -295,11 +297,7 @@ class Game:
 
     # ---- reading the board ------------------------------------------------------------------------------------
     def count(self, seat: int, name: str) -> int:
-        c = self.state.seats[seat].counts
-        codes = B.COUNT_CODES[name]
-        if len(codes) == 1:
-            return c[codes[0]]
-        return sum(c[k] for k in codes)
+        return sum(map(self.state.seats[seat].counts.__getitem__, B.COUNT_CODES[name]))
 
     def cells(self, seat: int, codes) -> list[int]:
         """A seat's cells in these states, in reading order."""
@@ -325,10 +323,19 @@ class Game:
 
     # ---- the cards in play -------------------------------------------------------------------------------------
     def tables(self, seat: int) -> Tables:
-        t = self._tables[seat]
-        if t is None:
-            t = self._tables[seat] = Tables(self.program, self.state.seats[seat])
+        return self._tables[seat] or self._index(seat)
+
+    def _index(self, seat: int) -> Tables:
+        t = self._tables[seat] = Tables(self.program, self.state.seats[seat])
         return t
+
+    def history_refs(self) -> frozenset[str]:
+        """The ids and names of the events in the history (made again only when the history grows)."""
+        history = self.state.history
+        if self._history_len != len(history):
+            self._history = frozenset(x for e in history for x in (e.id, e.name))
+            self._history_len = len(history)
+        return self._history
 
     def cards_changed(self, seat: int) -> None:
         """A card entered or left a seat's play (or was switched, or spent): index its tables again."""
@@ -347,7 +354,7 @@ class Game:
 
     def quantity(self, seat: int, name: str, base: int, without: str | None = None, note: bool = True) -> int:
         """X' = max(0, X + Σd, max over bounds of min(N, X)) (docs/rules.md, modifiers)."""
-        mods = self.tables(seat).modifiers.get(name)
+        mods = (self._tables[seat] or self._index(seat)).modifiers.get(name)
         if mods:
             total = base
             floor = None
@@ -375,7 +382,7 @@ class Game:
         return what in self.tables(seat).shields
 
     def sealed(self, seat: int) -> bool:
-        return self.tables(seat).sealed
+        return (self._tables[seat] or self._index(seat)).sealed
 
     # ---- running effects -----------------------------------------------------------------------------------------
     def run_handler(self, fn: Callable, card, seat: int | None, entry: Entry | None = None, it=None,
@@ -452,7 +459,7 @@ class Game:
             return False
         words = WORDS.get(word) or (word,)
         prevented = False
-        tables = self.tables(seat)
+        tables = self._tables[seat] or self._index(seat)
         if tables.triggers:
             for key, fn, once, card, entry, heard in tables.fired(words):
                 if once:
@@ -663,7 +670,7 @@ class Game:
             return
         p.out = True
         p.out_reason = reason
-        self._order_key = None
+        self._order_round = 0
         self.record("out", seat=seat, reason=reason)
 
     def end(self, reason: str) -> None:
@@ -677,7 +684,8 @@ class Game:
         p = self.state.seats[seat]
         if stage > p.unlocked:
             p.unlocked = stage
-            self.record("unlock", seat=seat, stage=stage)
+            if self.log is not None:
+                self.record("unlock", seat=seat, stage=stage)
 
     def set_advisor(self, seat: int, card) -> None:
         self.state.seats[seat].advisor = card
@@ -710,7 +718,8 @@ class Game:
         p = self.state.seats[seat]
         p.hand.append(card)
         p.drawn_ids.append(card.id)
-        self.record("draw", seat=seat, card=card.id, why=why)
+        if self.log is not None:
+            self.record("draw", seat=seat, card=card.id, why=why)
 
     def take_from_hand(self, seat: int, ref: str):
         hand = self.state.seats[seat].hand
@@ -725,7 +734,8 @@ class Game:
             st.discards[card.stage].append(card)
         else:
             st.out_of_game.append(card)
-        self.record("discard", card=card.id)
+        if self.log is not None:
+            self.record("discard", card=card.id)
 
     # ---- playing cards ------------------------------------------------------------------------------------------------
     def strategy_costs(self, seat: int) -> dict[int, int]:
@@ -737,7 +747,7 @@ class Game:
     def can_play(self, seat: int, card, reaction: bool = False) -> str | None:
         """Why the card cannot be played now, or None."""
         p = self.state.seats[seat]
-        if card.name in self.tables(seat).names:
+        if card.name in (self._tables[seat] or self._index(seat)).names:
             return f"P{seat + 1} already has {card.name} in the tableau (one card per name)"
         price = card.price[0] if card.price else 0
         if price > p.money:

@@ -57,10 +57,18 @@ class Rules:
         )
 
     def bound(self, track: str) -> tuple[int, int, int]:
-        for name, b in self.bounds:
-            if name == track:
-                return b
-        raise KeyError(track)
+        return _BOUNDS[self.bounds][track]
+
+
+class _BoundsByTrack(dict):
+    """(lowest, highest, start) by track name, made once for each bounds tuple a Rules holds."""
+
+    def __missing__(self, bounds):
+        by_name = self[bounds] = dict(bounds)
+        return by_name
+
+
+_BOUNDS = _BoundsByTrack()
 
 
 def track_bounds(d: Mapping[str, Any]) -> tuple[tuple[str, tuple[int, int, int]], ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
@@ -10,7 +11,10 @@ from rulekit.core import board as B
 
 def unique_ids(cards) -> list[str]:
     """Card ids in first-seen order, each once: the options of a question about cards."""
-    return list(dict.fromkeys(c.id for c in cards))
+    return list(dict.fromkeys(map(_ID, cards)))
+
+
+_ID = operator.attrgetter("id")
 
 
 class Entry:

@@ -73,9 +73,7 @@ class Runtime:
         return getattr(self._seat(s), name)
 
     def count(self, s, name: str) -> int:
-        c = self._seat(s).counts
-        codes = B.COUNT_CODES[name]
-        return c[codes[0]] if len(codes) == 1 else sum(c[k] for k in codes)
+        return sum(map(self._seat(s).counts.__getitem__, B.COUNT_CODES[name]))
 
     def hand_size(self, s) -> int:
         return len(self._seat(s).hand)
@@ -91,7 +89,8 @@ class Runtime:
 
     def played(self, s, ref: str) -> bool:
         self._seat(s)
-        return ref in self.g.tables(s).played
+        g = self.g
+        return ref in (g._tables[s] or g._index(s)).played
 
     def event_is(self, ref: str) -> bool:
         ev = self.st.current_event or self.st.last_event
@@ -101,7 +100,7 @@ class Runtime:
         cur = self.st.current_event
         if cur is not None and ref in (cur.id, cur.name):
             return True
-        return any(ref in (e.id, e.name) for e in self.st.history)
+        return ref in self.g.history_refs()
 
     def is_unlocked(self, s, k: int) -> bool:
         return self._seat(s).unlocked >= k

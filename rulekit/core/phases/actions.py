@@ -18,7 +18,7 @@ class Menu(Sequence):
     relocate (each resident × each empty cell, reading order), play (each card name in hand once),
     execute again, switch."""
 
-    __slots__ = ("dead", "residents", "empties", "rest", "n")
+    __slots__ = ("dead", "residents", "empties", "rest", "n", "length")
 
     def __init__(self, g, seat: int):
         p = g.state.seats[seat]
@@ -32,7 +32,7 @@ class Menu(Sequence):
             n_move = (c[B.HEALTHY] + c[B.MILD] + c[B.SEVERE] + c[B.DEAD]) * c[B.EMPTY]
         rest: list[Action] = []
         seen: set[str] = set()
-        names = g.tables(seat).names
+        names = (g._tables[seat] or g._index(seat)).names
         playable = g.program.cards
         money = p.money
         for card in p.hand:
@@ -53,6 +53,7 @@ class Menu(Sequence):
                     rest.append(Action(("switch", e.card.id)))
         self.rest = rest
         self.n = (1 + n_bury, n_move)
+        self.length = 1 + n_bury + n_move + len(rest)
         if n_bury:
             self.dead = g.cells(seat, (B.DEAD,))
         if n_move:
@@ -60,12 +61,12 @@ class Menu(Sequence):
             self.empties = g.cells(seat, (B.EMPTY,))
 
     def __len__(self) -> int:
-        return self.n[0] + self.n[1] + len(self.rest)
+        return self.length
 
     def __getitem__(self, k):
         if isinstance(k, slice):
             return [self[j] for j in range(*k.indices(len(self)))]
-        n = len(self)
+        n = self.length
         if k < 0:
             k += n
         if not 0 <= k < n:

@@ -38,9 +38,14 @@ def check_end(g) -> None:
             g.knock_out(s, "emptied")
     if st.over:
         return
-    if all(p.counts[B.TILE] == 0 and p.counts[B.MILD] == 0 and p.counts[B.SEVERE] == 0 for p in st.seats):
+    for p in st.seats:
+        c = p.counts
+        if c[B.TILE] or c[B.MILD] or c[B.SEVERE]:
+            break
+    else:
         g.end("won_fight")
-    elif len(g.active_players()) < 2:
+        return
+    if len(g.active_players()) < 2:
         g.end("one_left")
 
 

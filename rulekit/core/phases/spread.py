@@ -38,7 +38,7 @@ def ask(g, cur: Cursor) -> Question | None:
             d = cur.data
             continue
         seat = order[k]
-        if step in g.tables(seat).skips:
+        if step in (g._tables[seat] or g._index(seat)).skips:
             d["k"] = k + 1               # `skip STEP`: this step does nothing on this board
             continue
         if step == "discovery":
