@@ -465,3 +465,19 @@ def test_the_checked_program_says_what_each_name_means_and_what_the_effect_reads
     assert sorted(checked.meaning[s] for s in checked.program.handlers[0].body if isinstance(s, ast.TrackChange)) \
         == ["counter", "track"]
     assert checked.reads == {"board", "round"}
+
+
+@pytest.mark.parametrize("effect, code, says", [
+    ("on play:\n  revive 1 dead\n", "RK202", "unknown verb 'revive': the language has no such word"),
+    ("on play:\n  heal 1 mild\n", "RK202", "unknown verb 'heal': the language has no such word"),
+    ("on play:\n  medicl += 1\n", "RK201", "did you mean 'medical'"),
+])
+def test_lint_suggests_only_a_slip_of_the_pen_never_another_word(effect, code, says):
+    [d] = check(effect, "policy")
+    assert d.code == code and says in d.message
+    assert "reveal" not in d.message and "remove" not in d.message
+
+
+def test_words_the_language_now_has_are_not_mistakes():
+    assert check("on play:\n  move 1 mild\n", "policy") == []
+    assert check("on play:\n  choose other player:\n    take 1 money\n", "policy") == []

@@ -148,6 +148,8 @@ def unknown_word(word: str, table: Mapping[str, object], what: str) -> tuple[str
     msg = f"unknown {what} '{word}'"
     if guess:
         msg += f" — did you mean '{guess}'{_zh(table, guess)}?"
+    else:
+        msg += ": the language has no such word"
     choices = ", ".join(sorted(table))
     return msg, (f"write the English word; known: {choices}" if len(table) <= 16 else None)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, replace
 
 SEVERITIES = ("error", "warning", "info")
@@ -47,13 +46,46 @@ def concise(d: Diagnostic) -> str:
 
 def did_you_mean(word: str, known, what: str) -> str:
     """'unknown track 'medicl' — did you mean 'medical'?' in one place for every lookup."""
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    guess = nearest(word, known)
     msg = f"unknown {what} '{word}'"
-    if close:
-        msg += f" — did you mean '{close[0]}'?"
+    if guess:
+        msg += f" — did you mean '{guess}'?"
     return msg
 
 
 def nearest(word: str, known) -> str | None:
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return close[0] if close else None
+    """The known word `word` is a slip of the pen for, or None.
+
+    Only a typo counts: one letter wrong, missing, extra or two swapped (two for words of 7
+    letters or more). A different word that looks alike ('revive' for 'reveal', 'move' for
+    'remove') is not suggested: it would send a designer to something that means another thing.
+    """
+    most = 1 if len(word) < 7 else 2
+    best, best_key = None, (most + 1, 1)
+    low = word.lower()
+    for candidate in known:
+        if abs(len(candidate) - len(word)) > most:
+            continue
+        d = _typos(low, candidate.lower(), best_key[0] + 1)
+        # Of two as close, the one that starts like the word: slips rarely hit the first letter.
+        key = (d, candidate[:1].lower() != low[:1])
+        if d <= most and key < best_key:
+            best, best_key = candidate, key
+    return best
+
+
+def _typos(a: str, b: str, stop: int) -> int:
+    """Edits (change, insert, delete, swap two neighbours) from a to b, counted up to `stop`."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        if min(row) >= stop:
+            return stop
+        prev2, prev = prev, row
+    return prev[-1]
