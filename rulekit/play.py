@@ -525,13 +525,15 @@ _LINES = {
     "error": lambda r, who, name: f"效果出错 EFFECT ERROR: {r['message']}",
 }
 
-_OUT_WORDS = {"emptied": "board fully revealed and no one alive (emptied)", "overthrown": "overthrown (policy below -10)"}
 END_WORDS = {
     "won_fight": "every board is revealed and no one is infected — the fight is won",
     "events_exhausted": "the last event card was drawn",
     "max_rounds": "the last round was played",
     "one_left": "fewer than two players are still in",
 }
+
+
+_OUT_WORDS = {"emptied": "board fully revealed and no one alive (emptied)", "overthrown": "overthrown (policy below -10)"}
 
 
 class _Effects:

@@ -18,7 +18,7 @@ class RandomAgent:
     def __init__(self, seed: int, seat: int):
         self.rng = random.Random(f"random-agent:{seed}:{seat}")
         # randrange(n) for n > 0 is _randbelow(n): the same numbers, without randrange's checks.
-        self._below = self.rng._randbelow
+        self._below = self.rng._randbelow  # type: ignore[attr-defined]
 
     def choose(self, obs: Observation, q: Question) -> int:
         return self._below(len(q.options))

@@ -7,7 +7,8 @@ exactly, so a search can try an answer and play on.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from rulekit import registry
 from rulekit.core import board as B
@@ -92,7 +93,7 @@ class Tables:
 class Game:
     """A game being played: a pure function of (content, rules, seed, choosers)."""
 
-    def __init__(self, program, rules: Rules, state: GameState, choosers: list[Chooser], *,
+    def __init__(self, program, rules: Rules, state: GameState, choosers: Sequence[Chooser], *,
                  log: list | None = None, verbose: bool = False):
         from rulekit.interpreter.runtime import Runtime
 
@@ -127,7 +128,7 @@ class Game:
 
     # ---- making games --------------------------------------------------------------------------
     @classmethod
-    def new(cls, content, seed: int, choosers: list[Chooser], *, players: int | None = None,
+    def new(cls, content, seed: int, choosers: Sequence[Chooser], *, players: int | None = None,
             rules: dict | None = None, evaluator: str = "compiled", log: list | None = None,
             combos: list | None = None, verbose: bool = False, unlock: tuple[dict, dict] | None = None) -> Game:
         """A game at its very start (before setup), with decks built from the content.
@@ -567,7 +568,10 @@ class Game:
         return frontier
 
     def _revealed(self, i: int) -> None:
-        board, owner, frontier = self.state.board, self.geo.owner, self._frontier
+        """Tile i was revealed: it leaves its seat's frontier, and its face-down neighbours join theirs."""
+        frontier = self._frontier
+        assert frontier is not None
+        board, owner = self.state.board, self.geo.owner
         frontier[owner[i]].discard(i)
         for j in self.geo.neighbours[i]:
             if board[j] == B.TILE:

@@ -76,7 +76,8 @@ def track_bounds(d: Mapping[str, Any]) -> tuple[tuple[str, tuple[int, int, int]]
 
     A track's range never exceeds the number limit, so no number content can grow is unbounded.
     """
-    tracks = d.get("tracks") if isinstance(d.get("tracks"), Mapping) else {}
+    given = d.get("tracks")
+    tracks: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
     cap = registry.MAX_NUMBER
     out = []
     for name, t in registry.SETTABLE.items():

@@ -8,6 +8,7 @@ the card's own line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rulekit import registry
@@ -27,7 +28,7 @@ class CardCode:
     source: str
     lines: tuple[int, ...]          # effect line of generated line k+1
     filename: str
-    functions: dict[str, object]
+    functions: dict[str, Callable]
 
 
 class _Gen(Visitor, walks=("statements", "expressions")):
@@ -241,7 +242,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
     def e_Name(self, e: ast.Name, s: str) -> str:
         meaning = self.checked.of(e)
         if meaning in ("local", "card"):
-            return self.lookup(e.name)
+            var = self.lookup(e.name)
+            assert var is not None, f"the checker resolved '{e.name}' to a name in reach"
+            return var
         if meaning == "counter":
             return f"rt.counter(E, O, {e.name!r})"
         if meaning == "track":

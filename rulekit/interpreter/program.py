@@ -9,9 +9,10 @@ from rulekit import registry
 from rulekit.core.errors import EffectError
 from rulekit.interpreter import codegen, reference
 from rulekit.language import ast
+from rulekit.language.checker import Checked
 
 # Python errors an effect's arithmetic can raise, in the words a designer reads.
-RUNTIME_ERRORS = {
+RUNTIME_ERRORS: dict[type[BaseException], str] = {
     ZeroDivisionError: "division by zero",
     OverflowError: "a number too large",
     RecursionError: "effects nested too deeply",
@@ -107,7 +108,7 @@ def afters(stmts_or_handlers) -> list[ast.After]:
 class Program:
     """Every card of a content compiled, the unlock conditions, and where an error inside them happened."""
 
-    def __init__(self, content, unlock: dict[str, tuple[ast.Expr, str]], evaluator: str, combos=None):
+    def __init__(self, content, unlock: dict[str, tuple[Checked, str]], evaluator: str, combos=None):
         self.content = content
         self.evaluator = evaluator
         self.cards: dict[str, CompiledCard] = {c.id: compile_card(c, evaluator) for c in content.cards}
@@ -121,9 +122,11 @@ class Program:
         self.unlock: dict[str, tuple[Callable, str, int]] = {}
         self.unlock_reads_only_board = True     # then a condition changes only when the board (or stage) does
         for name, (condition, where) in unlock.items():
+            expr = condition.condition
+            assert expr is not None, "an unlock condition is checked as a condition"
             fn = (codegen.generate(_Condition(name), condition, (), ()).functions["c"] if evaluator == "compiled"
-                  else reference.expression(condition.condition))
-            self.unlock[name] = (fn, where, condition.condition.pos.line)
+                  else reference.expression(expr))
+            self.unlock[name] = (fn, where, expr.pos.line)
             self.unlock_reads_only_board = self.unlock_reads_only_board and condition.reads <= {"board", "stage"}
 
     def card(self, ref: str):

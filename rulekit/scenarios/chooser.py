@@ -49,7 +49,7 @@ class ScriptedChooser:
 
     name = "scripted"
 
-    def __init__(self, seat: int, answers: list[Answer], trace: list[str] | None = None):
+    def __init__(self, seat: int, answers: list[Answer], trace=None):
         self.seat = seat
         self.answers = list(answers)
         self.used = 0

@@ -22,6 +22,7 @@ from rulekit.core.game import Game
 from rulekit.core.phases.end import check_end, check_unlocks
 from rulekit.core.phases.events import resolve_event
 from rulekit.core.table import Table, TableSeat, set_table
+from rulekit.play import EffectLines
 from rulekit.language.diagnostics import ContentError, Diagnostic
 from rulekit.scenarios.chooser import IllegalAnswer, ScriptedChooser
 from rulekit.scenarios.reader import SEATS, Compare, ContentSource, Expectation, Scenario, Step, read_scenario
@@ -115,7 +116,7 @@ def run_scenario(scenario: Scenario, *, verbose: bool = False) -> Result:
     """Set up the table, run the steps, check the expectations."""
     result = Result(scenario.file, scenario.name)
     log: list | None = [] if verbose else None
-    trace = Trace(result.trace, log) if verbose else None
+    trace = Trace(result.trace, log) if log is not None else None
     choosers = [ScriptedChooser(s, scenario.choices.get(s, []), trace) for s in range(scenario.players)]
     try:
         game = Game.new(scenario.content, scenario.seed, choosers, players=scenario.players, rules=scenario.rules,
@@ -127,7 +128,7 @@ def run_scenario(scenario: Scenario, *, verbose: bool = False) -> Result:
         return result
     if trace is not None:
         trace.game = game
-        trace.seen = len(log)       # the table's own set-up is not the scenario's doing
+        trace.seen = len(trace.log)   # the table's own set-up is not the scenario's doing
     ok = run_steps(game, scenario, result, trace)
     if trace is not None:
         trace.flush()
@@ -176,11 +177,9 @@ class Trace:
         self.log = log
         self.game: Game | None = None
         self.seen = 0
-        self.effects = None
+        self.effects: EffectLines | None = None
 
     def flush(self) -> None:
-        from rulekit.play import EffectLines
-
         if self.game is None or self.seen >= len(self.log):
             return
         if self.effects is None:

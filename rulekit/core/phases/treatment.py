@@ -31,9 +31,7 @@ def ask(g, cur: Cursor) -> Question | None:
     seat = d["order"][d["k"]]
     mild_cost, severe_cost = d["costs"]
     budget, treated = d["budget"], d["treated"]
-    codes = (B.MILD, B.SEVERE) if severe_cost <= budget else (B.MILD,)
-    if mild_cost > budget:
-        codes = (B.SEVERE,) if severe_cost <= budget else ()
+    codes = tuple(code for code, cost in ((B.MILD, mild_cost), (B.SEVERE, severe_cost)) if cost <= budget)
     opts = [CELLS[i] for i in g.cells(seat, codes) if i not in treated] if codes else []
     if not opts:
         _next_seat(cur)
