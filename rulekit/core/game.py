@@ -252,21 +252,12 @@ class Game:
         from rulekit.core.phases import advance, resolve
 
         q, self._pending = self._pending, None
-        seats, choosers, views = self.state.seats, self.choosers, self._views
         while True:
             if q is None:
                 q = advance(self)
                 if q is None:
                     return
-            seat = q.seat
-            k = (OUT_OF_GAME if seats[seat].out else choosers[seat]).choose(views[seat], q)
-            options = q.options
-            if type(k) is not int or not 0 <= k < len(options):
-                self._refuse(q, k)
-            option = options[k]
-            if self.log is not None:
-                self.record("ask", seat=seat, q=q.kind.value, card=q.card, n=len(options), a=_jsonable(option))
-            resolve(self, q, option)
+            resolve(self, q, self._choose(q))
             q = None
 
     def play(self) -> None:
