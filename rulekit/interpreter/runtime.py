@@ -387,12 +387,15 @@ class Runtime:
         if g.shielded(s, "hand", f):
             g.record("shielded", seat=s, what="hand", card=f.card.id)
             return 0
-        done = 0
-        for _ in range(min(x, len(p.hand))):
+        if x >= len(p.hand):                 # every card goes: there is nothing to choose
+            done = len(p.hand)
+            while p.hand:
+                g.discard_card(p.hand.pop(0))
+            return done
+        for _ in range(x):
             ref = g.effect_ask(s, Ask.DISCARD, unique_ids(p.hand), card=f.card, text="discard a card")
             g.discard_card(g.take_from_hand(s, ref))
-            done += 1
-        return done
+        return x
 
     def may_discard(self, f, s, n: int) -> bool:
         """`may discard N cards:` — a cost the subject may choose to pay with cards from hand."""

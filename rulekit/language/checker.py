@@ -598,8 +598,9 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             hint = f"write a declaration: `modify {track} by …`"
         else:
             msg, hint = unknown_word(track, registry.SETTABLE, "track")
-            hint = (hint or "") + ("; " if hint else "") + \
-                f"a number the card keeps needs `counters: {{{track}: 0}}` beside `effect:`"
+            if "did you mean" not in msg:
+                hint = (hint or "") + ("; " if hint else "") + \
+                    f"a number the card keeps needs `counters: {{{track}: 0}}` beside `effect:`"
         self.report("RK201", pos, msg, hint=hint)
 
     def s_Let(self, s: ast.Let) -> None:
@@ -774,8 +775,8 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
                 self.report("RK217", s.amount.pos, "`arrange` needs a number of tiles",
                             hint="write `arrange N tiles`, e.g. `arrange 10 tiles`")
         elif s.verb == "discard":
-            self.report("RK217", s.pos, "`discard` takes only `it` (the card of an `unsold` trigger)",
-                        hint="write `discard it`")
+            self.report("RK217", s.kind_pos, f"`discard` takes cards from the hand, not '{s.kind}'",
+                        hint="write `discard 1 cards`, or `discard it` for the card of an `unsold` trigger")
         else:
             self.unknown_verb(s.verb, s.verb_pos)
         if s.as_name is not None:
@@ -797,7 +798,7 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             self.report("RK203", s.kind_pos, msg, hint=hint)
 
     def unknown_verb(self, verb: str, pos: ast.Pos) -> None:
-        table = {**registry.VERBS, **registry.TILE_VERBS, **registry.IT_ONLY_VERBS}
+        table = {**registry.VERBS, **registry.TILE_VERBS, **registry.IT_ONLY_VERBS, **registry.TRANSFERS}
         msg, hint = unknown_word(verb, table, "verb")
         self.report("RK202", pos, msg, hint=hint)
 
@@ -807,6 +808,9 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             if s.verb in registry.TILE_VERBS:
                 self.report("RK217", s.verb_pos, f"`{s.verb}` takes a number of tiles, not `it`",
                             hint=f"write `{s.verb} N tiles`")
+            elif s.verb in registry.VERBS:
+                self.report("RK217", s.verb_pos, f"`{s.verb}` takes an amount and a kind of resident, not `it`",
+                            hint=f"write `{s.verb} 1 mild`: the subject picks which resident and where it goes")
             else:
                 self.unknown_verb(s.verb, s.verb_pos)
             return

@@ -362,7 +362,11 @@ class _Reader:
             return _Mend(self.diag("RK101", "expected ':' at the end of this line", n, col), True)
         width = len(str(tok.value)) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
         msg = f"expected {_expected_words(expected)}, found {_found_word(tok)}"
-        return _Mend(self.diag("RK101", msg, n, col, width), self.stand_in(n))
+        hint = None
+        if "NAME" in expected and str(tok.value).lower() in registry.KEYWORDS:
+            msg = f"'{tok.value}' is a reserved word of the language, so it cannot be a name here"
+            hint = "choose another name, such as 'n' or 'total'"
+        return _Mend(self.diag("RK101", msg, n, col, width, hint), self.stand_in(n))
 
     def keyword_typo(self, tok: Token, n: int, col: int, expected: set[str]) -> _Mend | None:
         """`iff x:` `wen death:` `each players:` or a statement outside any handler, in plain words."""

@@ -104,6 +104,7 @@ def _end(g, cur: Cursor) -> None:
         end.check_events_exhausted(g)       # a lone event phase: no round end follows it
     if st.over:
         st.cursor = Cursor("final", "")
+        g.halt = cur.stop != "game"         # a partial run stops before final scoring: its caller decides
     elif phase == "event":
         st.cursor = Cursor("round_end", "", stop=cur.stop)
     else:
@@ -126,6 +127,6 @@ def _round_end(g, cur: Cursor) -> None:
     if not st.over:
         st.round += 1
     st.cursor = Cursor("final", "") if st.over else Cursor("round", "start", stop=cur.stop)
-    if cur.stop == "round":
+    if cur.stop != "game":
         st.cursor.stop = "game"
-        g.halt = True
+        g.halt = cur.stop == "round" or st.over

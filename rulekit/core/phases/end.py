@@ -59,8 +59,10 @@ def check_events_exhausted(g) -> bool:
 
 
 def final_scoring(g) -> None:
-    """Each policy in a tableau adds its `score`; a negative v scores min(0, v − final_penalty)."""
+    """Each policy in a tableau adds its `score`; a negative v scores min(0, v − final_penalty). Once."""
     st = g.state
+    if st.phase == "final":
+        return
     st.phase = "final"
     g.run_phase_handlers("game", "end")
     if len(st.score_history) < st.round:
