@@ -155,6 +155,8 @@ TRIGGERS: dict[str, Trigger] = _index(
     Trigger("death severe", "重症死亡", "a severe case of mine is about to die; `it` is that cell", "cell", True),
     Trigger("cure", "治愈", "a mild resident of mine became healthy (treatment or an effect); `it` is that cell", "cell"),
     Trigger("event", "事件", "an event is about to resolve; `it` is the event; `prevent` makes it skip me", "card", True),
+    Trigger("play", "打出", "I play a policy from my hand (also as a reaction), before it enters my tableau; `it` is that card",
+            "card"),
     Trigger("overthrown", "被推翻", "I am about to be overthrown", None, True),
     Trigger("unsold", "流拍", "my exchange offer got no bid; `it` is that card", "card"),
 )
@@ -198,6 +200,7 @@ QUANTITIES: dict[str, Quantity] = _index(
              "at final scoring a negative policy score v counts min(0, v - final_penalty)", "0", signed=True),
     Quantity("bury_cost", "埋葬费用", "money paid to bury one dead (action)", "1"),
     Quantity("relocate_cost", "迁移费用", "money paid to move one resident (action)", "1"),
+    Quantity("price", "价格", "money paid to play a policy or execute it again", "the card's price (never below 0)"),
 )
 
 PREDICATES: dict[str, Predicate] = _index(
@@ -270,7 +273,7 @@ KEYWORDS = (
     "on", "when", "once", "react", "modify", "by", "min", "shield", "seal", "let", "choose",
     "from", "to", "spend", "pay", "as", "draw", "stage", "keep", "unlock", "prevent", "if",
     "elif", "else", "each", "other", "player", "where", "with", "repeat", "may", "all", "any",
-    "up", "it", "and", "or", "not", "after", "skip", "count",
+    "up", "it", "and", "or", "not", "after", "skip", "count", "me",
 )
 
 # Statement words in the grammar, with a line each for the docs.
@@ -295,6 +298,7 @@ STATEMENTS: dict[str, Word] = _index(
     Word("may discard", "可以弃牌", "may discard AMOUNT cards: — with that many cards, the subject may discard them "
                                     "and resolve the block"),
     Word("after", "之后", "after N rounds: — the block runs at the start of the round N rounds from now"),
+    Word("me", "我", "me: — the card's owner is the subject of the block again (inside another player's block)"),
 )
 
 

@@ -69,4 +69,5 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
         assert logs[0] == logs[1], f"seed {seed}: the evaluators disagree"
         fired |= {(r["card"], r["how"]) for r in logs[0] if r["e"] == "fire"}
     assert {("extortion", "on play"), ("evacuation", "after"), ("grant", "react actions start"),
-            ("retreat", "when event"), ("census", "when cure"), ("lockdown", "on game end")} <= fired
+            ("retreat", "when event"), ("census", "when cure"), ("lockdown", "on game end"),
+            ("baron", "on play"), ("news_team", "when play"), ("supply_crisis", "on resolve")} <= fired

@@ -739,12 +739,18 @@ class Game:
         G = max([seats[s].unlocked for s in self.active_players()] or [1])
         return {s: max(0, s - L) for s in (1, 2, 3) if s <= G}
 
+    def price(self, seat: int, card, k: int = 0, note: bool = False) -> int:
+        """What playing a card (k = 0) or executing it the k-th time again costs this seat: its price,
+        under the seat's `modify price` declarations."""
+        base = card.price[k] if k < len(card.price) else 0
+        return self.quantity(seat, "price", base, note=note)
+
     def can_play(self, seat: int, card, reaction: bool = False) -> str | None:
         """Why the card cannot be played now, or None."""
         p = self.state.seats[seat]
         if card.name in (self._tables[seat] or self._index(seat)).names:
             return f"P{seat + 1} already has {card.name} in the tableau (one card per name)"
-        price = card.price[0] if card.price else 0
+        price = self.price(seat, card)
         if price > p.money:
             return f"{card.name} costs {price}, P{seat + 1} has {p.money}"
         if not reaction and not self.program.cards[card.id].playable:
@@ -761,7 +767,7 @@ class Game:
             return f"{e.card.name} was already executed this round"
         if e.spent:
             return f"{e.card.name} is spent"
-        price = e.card.price[e.uses]
+        price = self.price(seat, e.card, e.uses)
         if price > p.money:
             return f"executing {e.card.name} again costs {price}, P{seat + 1} has {p.money}"
         return None
@@ -781,9 +787,11 @@ class Game:
         why = self.can_play(seat, card, reaction=reaction is not None)
         if why:
             raise RuleViolation(why)
-        price = card.price[0] if card.price else 0
+        price = self.price(seat, card, note=True)
         p.hand.remove(card)
         self.spend_money(seat, price, "price of " + card.id)
+        if self.program.hears_play:
+            self.fire(seat, "play", card)        # the card is not in play yet: only the others hear it
         entry = Entry(card, self.state.round)
         p.tableau.append(entry)
         p.played_ids.append(card.id)
@@ -802,7 +810,7 @@ class Game:
         why = self.can_execute(seat, e)
         if why:
             raise RuleViolation(why)
-        price = e.card.price[e.uses]
+        price = self.price(seat, e.card, e.uses, note=True)
         self.spend_money(seat, price, "price of " + e.card.id)
         e.uses += 1
         e.last_round = self.state.round

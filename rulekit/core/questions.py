@@ -188,6 +188,10 @@ class Observation:
         """A quantity of a seat under its active modifiers (optionally without one card's)."""
         return self._game.quantity(seat, name, base, without, note=False)
 
+    def price(self, card, k: int = 0) -> int:
+        """What this seat pays to play a card (k = 0), or to execute it the k-th time again."""
+        return self._game.price(self.seat, card, k)
+
     def strategy_costs(self) -> dict[int, int]:
         return self._game.strategy_costs(self.seat)
 

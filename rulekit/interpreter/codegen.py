@@ -108,7 +108,13 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def s_TrackChange(self, st: ast.TrackChange, i: int, s: str) -> None:
         value = self.expr(st.expr, s)
-        if self.checked.of(st) == "counter":
+        meaning = self.checked.of(st)
+        if meaning == "local":
+            var = self.lookup(st.track)
+            new = value if st.op == "=" else f"num({var} {st.op[0]} {value})"
+            self.emit(i, f"{var} = {new}", st.pos.line)
+            return
+        if meaning == "counter":
             self.emit(i, f"rt.change_counter(f, {st.track!r}, {st.op!r}, {value})", st.pos.line)
             return
         self.emit(i, f"rt.change(f, {s}, {st.track!r}, {st.op!r}, {value})", st.pos.line)
@@ -145,6 +151,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         self.emit(i + 1, f"return {self.expr(st.expr, sub)}", st.expr.pos.line)
         self.emit(i, f"for {sub} in rt.players_with(f, {st.which!r}, {key}):", st.pos.line)
         self.player_block(st.body, i + 1, sub, st.pos.line)
+
+    def s_Me(self, st: ast.Me, i: int, s: str) -> None:
+        self.player_block(st.body, i, "O", st.pos.line)
 
     def s_ChoosePlayer(self, st: ast.ChoosePlayer, i: int, s: str) -> None:
         sub = self.fresh("S")

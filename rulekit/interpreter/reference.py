@@ -50,7 +50,10 @@ class Walk(Visitor, walks=("statements", "expressions")):
     # ---- statements --------------------------------------------------------------------------------
     def s_TrackChange(self, st: ast.TrackChange, s) -> None:
         value = self.expr(st.expr, s)
-        if st.track in self.counter_names:
+        if st.track in self.env:
+            cur = self.env[st.track]
+            self.env[st.track] = value if st.op == "=" else num(cur + value if st.op == "+=" else cur - value)
+        elif st.track in self.counter_names:
             self.rt.change_counter(self.f, st.track, st.op, value)
         else:
             self.rt.change(self.f, s, st.track, st.op, value)
@@ -74,6 +77,9 @@ class Walk(Visitor, walks=("statements", "expressions")):
     def s_PlayerWith(self, st: ast.PlayerWith, s) -> None:
         for seat in self.rt.players_with(self.f, st.which, lambda x: self.expr(st.expr, x)):
             self.players(st.body, seat)
+
+    def s_Me(self, st: ast.Me, s) -> None:
+        self.players(st.body, self.owner)
 
     def s_ChoosePlayer(self, st: ast.ChoosePlayer, s) -> None:
         where = (lambda x: self.expr(st.where, x)) if st.where is not None else None

@@ -265,9 +265,16 @@ class After(Node):
     unit: str = "rounds"    # `rounds` or `round`; the checker names any other word
 
 
+@dataclass(frozen=True)
+class Me(Node):
+    """`me:` — the card's owner is the subject of the block again (inside another player's block)."""
+
+    body: tuple["Stmt", ...]
+
+
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay
         | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent
-        | ChoosePlayer | Transfer | Discard | MayDiscard | After)
+        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me)
 
 
 # ---- handlers and declarations -----------------------------------------------

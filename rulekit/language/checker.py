@@ -555,6 +555,13 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
                         hint="put it inside `each player:` or `player with …:`")
 
     def s_TrackChange(self, s: ast.TrackChange) -> None:
+        binding = self.lookup(s.track)
+        if binding is not None:
+            self.meaning[s] = "local"           # a name of the effect's own: `helped += 1`
+            if binding.type not in (NUM, None):
+                self.report("RK227", s.track_pos, f"'{s.track}' holds {self.describe(binding.type)}, not a number")
+            self.number(s.expr, f"the value of `{s.track} {s.op}`")
+            return
         if s.track in self.counters and s.track not in registry.SETTABLE:
             self.meaning[s] = "counter"
             self.number(s.expr, f"the value of `{s.track} {s.op}`")
@@ -634,6 +641,14 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         self.players += 1
         self.block(body)
         self.players -= 1
+
+    def s_Me(self, s: ast.Me) -> None:
+        if self.kind == "event":
+            self.report("RK212", s.pos, "`me:` means the card's owner, and an event has none",
+                        hint="an event reaches players through `each player:` or `player with …:`")
+        outer, self.subject = self.subject, True
+        self.player_block(s.body)
+        self.subject = outer
 
     def s_ChoosePlayer(self, s: ast.ChoosePlayer) -> None:
         self.needs_subject(s, "`choose player`")
@@ -901,6 +916,10 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         if name in RESERVED:
             self.report("RK229", pos, f"'{name}' cannot be a name: it is {RESERVED[name]}",
                         hint="choose another name, such as 'n' or 'paid'")
+            return
+        if name in self.counters:
+            self.report("RK228", pos, f"'{name}' is already a number this card keeps (`counters:`)",
+                        hint="change it with `" + name + " += …`, or use another name")
             return
         first = self.lookup(name)
         if first is not None and first.pos != ast.NOPOS:

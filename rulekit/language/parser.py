@@ -667,6 +667,8 @@ class _Builder:
             where = next((self.expr(ch[i + 1]) for i, c in enumerate(ch) if isinstance(c, Token) and c.type == "WHERE"),
                          None)
             return ast.ChoosePlayer(p, other, where, self.block(ch[-1]))
+        if d == "me_stmt":
+            return ast.Me(p, self.block(ch[1]))
         if d == "after_stmt":
             return ast.After(p, self.expr(ch[1]), self.block(ch[3]), self.pos_of(ch[2]), ch[2].value)
         raise AssertionError(d)

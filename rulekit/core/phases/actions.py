@@ -38,15 +38,14 @@ class Menu(Sequence):
         for card in p.hand:
             if card.id not in seen:
                 seen.add(card.id)
-                price = card.price[0] if card.price else 0
-                if price <= money and card.name not in names and playable[card.id].playable:
+                if card.name not in names and playable[card.id].playable and g.price(seat, card) <= money:
                     rest.append(Action(("play", card.id)))
         if p.tableau:
             rnd = g.state.round
             for e in p.tableau:
                 price = e.card.price
                 if (1 < len(price) and e.uses < len(price) and e.last_round != rnd and not e.spent
-                        and price[e.uses] <= money):
+                        and g.price(seat, e.card, e.uses) <= money):
                     rest.append(Action(("execute", e.card.id)))
             for e in p.tableau:
                 if e.card.switchable and not e.spent and e.switched_round != rnd:
