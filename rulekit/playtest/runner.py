@@ -153,7 +153,11 @@ class LocalWorkers:
         try:
             for _ in range(jobs):
                 mine, theirs = ctx.Pipe()
-                proc = ctx.Process(target=_serve, args=(theirs, content, batch.agents, batch.players), daemon=True)
+                # A forked worker inherits the parent's ends of every pipe made so far; it closes them, so
+                # that when the parent dies (even by kill -9) its own pipe reports the end and it exits.
+                inherited = [conn for _, conn in self.workers] + [mine] if ctx.get_start_method() == "fork" else []
+                proc = ctx.Process(target=_serve, args=(theirs, inherited, content, batch.agents, batch.players),
+                                   daemon=True)
                 proc.start()
                 theirs.close()
                 self.workers.append((proc, mine))
@@ -204,15 +208,17 @@ class LocalWorkers:
             proc.join()
 
 
-def _serve(conn: Connection, content, agents: tuple[str, ...], players: int) -> None:
+def _serve(conn: Connection, inherited: list[Connection], content, agents: tuple[str, ...], players: int) -> None:
     """A worker: play each (index, seed) received and send (index, result) back, until stopped."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
+    for other in inherited:
+        other.close()
     while True:
         try:
             index, seed = conn.recv()
-        except (EOFError, OSError):
+            conn.send((index, play_one(content, seed, agents, players)))
+        except (EOFError, OSError):     # the parent is gone, or has closed the pipe
             return
-        conn.send((index, play_one(content, seed, agents, players)))
 
 
 @contextmanager
