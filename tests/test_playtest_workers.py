@@ -4,6 +4,11 @@ game sent back, and stored, the moment it ends."""
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -60,3 +65,40 @@ def _parser_ready() -> bool:
     from rulekit.language.parser import _lark
 
     return _lark.cache_info().currsize == 1
+
+
+WORKERS_THEN_SLEEP = """
+import sys, time
+from rulekit.content.loader import load_content
+from rulekit.playtest.runner import Batch, LocalWorkers
+workers = LocalWorkers(load_content(sys.argv[1]), Batch(sys.argv[1], 4, 1, 4, ("greedy",) * 4), 2)
+print(" ".join(str(proc.pid) for proc, _ in workers.workers), flush=True)
+time.sleep(60)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` is a live process (a zombie waiting for init to reap it is not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(runner.start_method() != "fork", reason="reads /proc, and only forked workers inherit pipes")
+def test_workers_exit_when_the_parent_is_killed():
+    parent = subprocess.Popen([sys.executable, "-c", WORKERS_THEN_SLEEP, str(CONTENT)], stdout=subprocess.PIPE,
+                              text=True)
+    pids = [int(p) for p in parent.stdout.readline().split()]
+    parent.kill()
+    parent.wait()
+    parent.stdout.close()
+    for _ in range(100):                # they exit at once; this only bounds the wait if they do not
+        if not any(map(_running, pids)):
+            break
+        time.sleep(0.1)
+    left = [p for p in pids if _running(p)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert len(pids) == 2 and left == [], "workers outlived a killed parent"
