@@ -6,7 +6,9 @@ fresh process so its peak memory is its own:
 
 The ratio (2 jobs / 1 job) is the figure to watch: the engine's own speed changes, the ratio should stay
 near 2 on two idle cores. "others busy" says how many cores other programs kept busy during a run: a
-ratio measured while they took most of a core says little. Memory should not grow with the number of games.
+ratio measured while they took most of a core says little; "CPU ms/game" (all processes of the run) does
+not depend on them, and shows what the workers and the parent cost beyond the games. Memory should not
+grow with the number of games.
 """
 
 from __future__ import annotations
@@ -34,10 +36,12 @@ def measure(agent: str, games: int, jobs: int) -> dict:
     busy, ours = machine_busy_seconds(), own_cpu_seconds()
     with tempfile.TemporaryDirectory() as tmp:
         outcome = run(content, batch, Path(tmp), jobs=jobs)
+    cpu = own_cpu_seconds() - ours
     others = None
     if busy is not None:
-        others = max(0.0, (machine_busy_seconds() - busy) - (own_cpu_seconds() - ours)) / outcome.seconds
+        others = max(0.0, (machine_busy_seconds() - busy) - cpu) / outcome.seconds
     return {"games_per_second": outcome.played / outcome.seconds, "other_cores": others,
+            "cpu_ms_per_game": 1000 * cpu / outcome.played,
             "parent_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "worker_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 
@@ -79,7 +83,8 @@ def main() -> None:
         return
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{args.agent} players, 4 seats, shipped content; {os.cpu_count()} CPUs, load average {load:.1f} at the start")
-    print(f"{'games':>6} {'jobs':>4} {'games/s':>8} {'peak MB parent':>15} {'peak MB worker':>15} {'others busy':>12}")
+    print(f"{'games':>6} {'jobs':>4} {'games/s':>8} {'CPU ms/game':>12} {'peak MB parent':>15} {'peak MB worker':>15}"
+          f" {'others busy':>12}")
     for games in (args.small, args.games):
         runs = {1: [], 2: []}
         for _ in range(args.repeat):
@@ -89,7 +94,8 @@ def main() -> None:
         for jobs, m in ((1, one), (2, two)):
             worker = f"{m['worker_mb']:15.0f}" if jobs > 1 else f"{'—':>15}"
             others = f"{m['other_cores']:6.2f} cores" if m["other_cores"] is not None else f"{'—':>12}"
-            print(f"{games:>6} {jobs:>4} {m['games_per_second']:8.1f} {m['parent_mb']:15.0f} {worker} {others}")
+            print(f"{games:>6} {jobs:>4} {m['games_per_second']:8.1f} {m['cpu_ms_per_game']:12.1f}"
+                  f" {m['parent_mb']:15.0f} {worker} {others}")
         print(f"{games:>6} ratio 2 jobs / 1 job: ×{two['games_per_second'] / one['games_per_second']:.2f}"
               " (worker start-up included; needs 2 idle cores)")
 
