@@ -174,7 +174,7 @@ def _section_advisors(s: dict, plots: Plots) -> str:
     return "<h2>顾问 / Advisors</h2>" + img + _table(["顾问 advisor", "选择次数 chosen", "胜率 win rate [95%]"], rows)
 
 
-def card_order(cards: dict) -> list[tuple[str, dict]]:
+def _card_order(cards: dict) -> list[tuple[str, dict]]:
     """Judged cards by gap, largest first, then the cards with too few plays to judge, then the never played."""
     def key(kv):
         cid, c = kv
@@ -192,7 +192,7 @@ def _verdict(c: dict) -> str:
 
 
 def _section_cards(s: dict, plots: Plots) -> str:
-    items = card_order(s["cards"])
+    items = _card_order(s["cards"])
     t = s["card_tests"]
     img = plots.impact([ImpactRow(plots.label(v["name"], k), v["difference"], v["difference_ci95"],
                                   v["win_if_played"]["of"], v["judged"], v["stands_out"])
