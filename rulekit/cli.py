@@ -8,15 +8,15 @@ from rulekit import __version__
 
 from rulekit.lint.command import lint, rule
 from rulekit.playtest.cli import playtest
-from rulekit.console import agents_or_usage_error, load_or_exit
+from rulekit.console import SEED, Group, agents_or_usage_error, load_or_exit
 from rulekit.content.loader import content_fingerprint
 from rulekit.scenarios.command import test_command
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rulekit")
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulekit", help="显示版本并退出 / Show the version and exit.")
 def main() -> None:
-    """rulekit — write, check, test and playtest 瘟疫到来 cards as data."""
+    """rulekit — 以数据编写、检查、测试和试玩《瘟疫到来》的卡牌 / write, check, test and playtest 瘟疫到来 cards as data."""
 
 
 # Each command lives with its stage; they register here.
@@ -25,19 +25,28 @@ for command in (lint, rule, test_command, playtest):
 
 
 @main.command()
-@click.option("--seed", type=int, default=1, show_default=True, help="The game's seed: same seed, same game.")
-@click.option("--players", type=click.IntRange(2, 4), default=None, help="2, 3 or 4 (default: rules.yaml).")
-@click.option("--agents", default="greedy", show_default=True, help="One agent for every seat, or one per seat: greedy,random,default")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="对局种子（0 或更大）：同一种子，同一局 / The game's seed, 0 or more: same seed, same game.")
+@click.option("--players", type=click.IntRange(2, 4), default=None,
+              help="人数 2、3 或 4（默认见 rules.yaml） / 2, 3 or 4 players (default: rules.yaml).")
+@click.option("--agents", default="greedy", show_default=True,
+              help="所有座位一个代理，或每个座位一个：greedy,random,default / "
+                   "One agent for every seat, or one per seat: greedy,random,default.")
 @click.option("--content", "content_dir", default="content", show_default=True,
-              type=click.Path(exists=True, file_okay=False), help="The content folder.")
-@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True), help="Write every decision and change as JSON lines.")
-@click.option("--include-tbd", is_flag=True, help="Put cards marked tbd in the decks (as cards with no effect).")
-@click.option("--only-designed", is_flag=True, help="Leave proposed cards out of the decks.")
+              type=click.Path(exists=True, file_okay=False), help="内容文件夹 / The content folder.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
+              help="把每个决定和变化写成 JSON 行 / Write every decision and change as JSON lines.")
+@click.option("--include-tbd", is_flag=True,
+              help="把标为 tbd 的牌放进牌堆（作为无效果的牌） / Put cards marked tbd in the decks (as cards with no effect).")
+@click.option("--only-designed", is_flag=True,
+              help="牌堆中不放提议中的牌 / Leave proposed cards out of the decks.")
 @click.option("-v", "--verbose", is_flag=True,
-              help="Also show every handler, trigger, reaction, modifier and combo that fired, and what it changed.")
-@click.option("--evaluator", type=click.Choice(["compiled", "reference"]), default="compiled", hidden=True)
+              help="同时显示每个触发的处理器、触发器、反应、修正和连击及其改变 / Also show every handler, trigger, "
+                   "reaction, modifier and combo that fired, and what it changed.")
+@click.option("--evaluator", type=click.Choice(["compiled", "reference"]), default="compiled", hidden=True,
+              help="效果的执行方式（检查引擎用） / How effects run: compiled, or the reference walker (to check the engine).")
 def play(seed, players, agents, content_dir, log_file, include_tbd, only_designed, verbose, evaluator):
-    """Play one whole game and print what happened, round by round."""
+    """打一整局并逐回合打印经过 / Play one whole game and print what happened, round by round."""
     from rulekit import play as P
 
     if log_file:
@@ -83,10 +92,10 @@ def play(seed, players, agents, content_dir, log_file, include_tbd, only_designe
 @main.command()
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--content", "content_dir", default=None, type=click.Path(exists=True, file_okay=False),
-              help="The content folder the game was played with (default: the folder the log names, "
-                   "when it holds rules.yaml).")
+              help="内容文件夹（默认为记录中的文件夹，须含 rules.yaml） / The content folder the game was played "
+                   "with (default: the folder the log names, when it holds rules.yaml).")
 def replay(log_file, content_dir):
-    """Re-run a logged game from its decisions and confirm it reproduces exactly."""
+    """重放一局记录并确认完全一致 / Re-run a logged game from its decisions and confirm it reproduces exactly."""
     from rulekit import play as P
 
     try:

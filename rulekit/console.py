@@ -1,12 +1,77 @@
-"""What every command does with bad content and agent lists: one clear message, then exit — never a traceback."""
+"""What every command shares: bilingual help, seeds, output any console can take, one clear message for bad content and agents."""
 
 from __future__ import annotations
+
+import sys
 
 import click
 
 from rulekit.agents import seat_agents
 from rulekit.content.model import Content
 from rulekit.language.diagnostics import ContentError, concise
+
+# Help is bilingual everywhere, Chinese first then English, like the rest of rulekit's output: the
+# designers read Chinese first, and the English keeps the commands searchable and reviewable.
+HELP_OPTION = "显示本说明并退出 / Show this message and exit."
+
+
+class _BilingualHelpOption:
+    """-h/--help says what it does in both languages (click's own text is English only)."""
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = HELP_OPTION
+        return option
+
+
+class Command(_BilingualHelpOption, click.Command):
+    """A rulekit command."""
+
+
+class Group(_BilingualHelpOption, click.Group):
+    """rulekit's command group: bilingual help, and output that never fails on a console's encoding."""
+
+    command_class = Command
+
+    def main(self, *args, **kwargs):
+        tolerate_console_encoding()
+        return super().main(*args, **kwargs)
+
+
+def tolerate_console_encoding() -> None:
+    """Let stdout and stderr replace what their encoding cannot show (a latin-1 console gets '?' for 瘟疫).
+
+    Names and numbers stay readable, and a legacy console never turns a finished game into a traceback.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "strict") == "strict":
+            reconfigure(errors="replace")
+
+
+class Seed(click.ParamType):
+    """A game's or a batch's seed: a whole number, 0 or more.
+
+    Negative seeds are refused rather than folded onto positive ones: `--seed -5` and `--seed 5` would
+    otherwise be different games, or the same game, depending on who reads the number.
+    """
+
+    name = "seed"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            number = None
+        if number is None or number < 0:
+            self.fail(f"种子须为 0 或更大的整数 / a seed is a whole number, 0 or more (got {value!r})", param, ctx)
+        return number
+
+
+SEED = Seed()
 
 
 def load_or_exit(content_dir, include_tbd: bool = False, only_designed: bool = False) -> Content:

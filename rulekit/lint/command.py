@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 import rulekit
+from rulekit.console import Command
 from rulekit.lint import render
 from rulekit.lint.filters import Selection, SelectorError, parse_selectors
 from rulekit.lint.rules import RULES, closest, get
@@ -25,36 +26,60 @@ def _console():
     return Console(file=sys.stdout, force_terminal=True, highlight=False, soft_wrap=True)
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--content", "content_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="要检查的内容文件夹（与写在 PATHS 中相同） / The content folder to check (the same as giving it as a PATH).")
 @click.option("--output-format", type=click.Choice(render.FORMATS), default="full", show_default=True,
-              help="full: each problem with its source line; concise: one line each; "
+              help="full：每个问题连同源代码行；concise：每个一行；json、sarif、github：供工具和 CI 使用 / "
+                   "full: each problem with its source line; concise: one line each; "
                    "json, sarif, github: for tools and CI.")
 @click.option("--select", multiple=True, metavar="CODES",
-              help="Only these codes or prefixes, comma-separated (RK2,RK301). Repeatable.")
+              help="只看这些代码或前缀，逗号分隔（RK2,RK301），可重复 / "
+                   "Only these codes or prefixes, comma-separated (RK2,RK301). Repeatable.")
 @click.option("--ignore", multiple=True, metavar="CODES",
-              help="Not these codes or prefixes, comma-separated. Repeatable.")
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
-@click.option("--no-cache", is_flag=True, help="Check every file again, without reading or writing the cache.")
+              help="不看这些代码或前缀，逗号分隔，可重复 / "
+                   "Not these codes or prefixes, comma-separated. Repeatable.")
+@click.option("--exit-zero", is_flag=True, help="发现问题也以 0 退出 / Exit 0 even when problems are found.")
+@click.option("--no-cache", is_flag=True,
+              help="重新检查每个文件，不读也不写缓存 / Check every file again, without reading or writing the cache.")
 @click.pass_context
-def lint(ctx: click.Context, paths: tuple[Path, ...], output_format: str, select: tuple[str, ...],
-         ignore: tuple[str, ...], exit_zero: bool, no_cache: bool) -> None:
-    """Check content: YAML, card fields, effects, and the folder as a whole.
+def lint(ctx: click.Context, paths: tuple[Path, ...], content_dir: Path | None, output_format: str,
+         select: tuple[str, ...], ignore: tuple[str, ...], exit_zero: bool, no_cache: bool) -> None:
+    """检查内容：YAML、卡牌字段、效果和整个文件夹 / Check content: YAML, card fields, effects, and the folder as a whole.
+
+    \b
+    PATHS 是内容文件夹、类别文件夹或单个 YAML 文件（默认 content/，也可用 --content）。
+    单个文件会连同它的内容文件夹一起检查，对其他牌的引用才能解析；只显示所给路径的问题。
 
     PATHS are content folders, kind folders or single YAML files (default: content/).
     A file is checked together with its content folder, so references to other cards
     resolve; only the problems of the paths given are shown.
 
+    \b
+    在一行加注释 `# rulekit: noqa: RK201` 可让该行不报这个代码（多个代码：
+    `noqa: RK201, RK202`；所有代码：`# rulekit: noqa`），YAML 和效果中都可以。
+
     Silence a code on one line with a comment `# rulekit: noqa: RK201` (several codes:
     `noqa: RK201, RK202`; every code: `# rulekit: noqa`), in the YAML or in the effect.
+
+    \b
+    `rulekit rule RK201` 解释一个代码。每个文件的结果以纯 JSON 缓存在你的缓存文件夹
+    （~/.cache/rulekit/lint、$XDG_CACHE_HOME/rulekit/lint 或 $RULEKIT_CACHE_DIR），
+    按文件的字节作键；缓存中没有任何东西能运行代码。
 
     `rulekit rule RK201` explains a code. Each file's results are cached as plain JSON
     in your cache folder (~/.cache/rulekit/lint, or $XDG_CACHE_HOME/rulekit/lint, or
     $RULEKIT_CACHE_DIR), keyed by the file's bytes; nothing in it can run code.
 
+    \b
+    退出码：0 没有错误或警告（只有提示也算）；1 发现错误或警告；2 选项有误或内部错误。
+
     Exit status: 0 no errors or warnings (notes alone are fine), 1 errors or warnings
     found, 2 a wrong option or an internal error.
     """
+    if content_dir is not None:
+        paths = (*paths, content_dir)
     if not paths:
         if not DEFAULT_PATH.is_dir():
             raise click.UsageError("there is no content/ folder here; give the folder to check, "
@@ -114,10 +139,10 @@ def _show_full(report) -> None:
         emit([])
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("code", required=False)
 def rule(code: str | None) -> None:
-    """Explain a diagnostic code, such as RK101 (without CODE: list every code)."""
+    """解释一个诊断代码，如 RK101（不给 CODE 则列出全部） / Explain a diagnostic code, such as RK101 (without CODE: list every code)."""
     if code is None:
         width = max(len(r.severity) for r in RULES.values())
         for r in RULES.values():

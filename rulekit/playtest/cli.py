@@ -9,8 +9,9 @@ from pathlib import Path
 
 import click
 
-from rulekit.console import agents_or_usage_error, load_or_exit
+from rulekit.console import SEED, Command, agents_or_usage_error, load_or_exit
 from rulekit.playtest import report, stats
+from rulekit.playtest.progress import BatchProgress
 from rulekit.playtest.runner import (
     BACKENDS,
     Batch,
@@ -19,32 +20,61 @@ from rulekit.playtest.runner import (
     run,
     run_record,
 )
-from rulekit.playtest.store import Store
+from rulekit.playtest.store import Store, StoreError, write_atomic
+
+DEFAULT_CONTENT = "content"
 
 
-@click.command()
-@click.argument("content", default="content", type=click.Path(file_okay=False))
-@click.option("--games", default=200, show_default=True, type=click.IntRange(min=1), help="Games in the batch.")
-@click.option("--seed", default=1, show_default=True, type=int, help="Batch seed; each game's seed derives from it and the game's index.")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
-@click.option("--agents", default="greedy", show_default=True, help="Agent per seat, comma-separated (one name: every seat).")
-@click.option("--out", default="playtest-out", show_default=True, type=click.Path(file_okay=False), help="Output folder.")
-@click.option("--resume", is_flag=True, help="Complete or extend the batch already in --out.")
-@click.option("--fresh", is_flag=True, help="Start over: delete the batch already in --out first.")
-@click.option("--backend", default="local", show_default=True, type=click.Choice(BACKENDS))
-@click.option("--scheduler", help="dask scheduler address (tcp://host:port); default: a local cluster for the run.")
-@click.option("--include-tbd", is_flag=True, help="Include cards with status tbd.")
-@click.option("--only-designed", is_flag=True, help="Only cards with status designed (no proposals).")
-@click.option("--fail-fast", is_flag=True, help="Stop at the first game whose effect fails.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option("--players", type=click.IntRange(2, 4), help="Players per game (default: rules.yaml).")
-def playtest(content, games, seed, jobs, agents, out, resume, fresh, backend, scheduler, include_tbd, only_designed,
-             fail_fast, quiet, players):
-    """Play many seeded games and report what stands out / 批量试玩并生成统计报告.
+@click.command(cls=Command)
+@click.argument("content_arg", metavar="[CONTENT]", required=False, type=click.Path(file_okay=False))
+@click.option("--content", "content_opt", type=click.Path(file_okay=False),
+              help="内容文件夹，也可直接写在命令后（默认 content） / "
+                   "The content folder; it may also come first, without --content (default: content).")
+@click.option("--games", default=200, show_default=True, type=click.IntRange(min=1),
+              help="本批对局数 / Games in the batch.")
+@click.option("--seed", default=1, show_default=True, type=SEED,
+              help="批次种子（0 或更大），每局的种子由它和局号决定 / "
+                   "The batch seed, 0 or more; each game's seed derives from it and the game's index.")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
+              help="并行的工作进程数 / Worker processes playing at the same time.")
+@click.option("--agents", default="greedy", show_default=True,
+              help="每个座位的代理，逗号分隔；只写一个则所有座位相同 / "
+                   "Agent per seat, comma-separated (one name: every seat).")
+@click.option("--out", default="playtest-out", show_default=True, type=click.Path(file_okay=False),
+              help="输出文件夹 / Output folder.")
+@click.option("--resume", is_flag=True,
+              help="继续或扩展 --out 中已有的批次 / Complete or extend the batch already in --out.")
+@click.option("--fresh", is_flag=True,
+              help="重新开始：先删除 --out 中已有批次的文件 / Start over: delete the batch already in --out first.")
+@click.option("--backend", default="local", show_default=True, type=click.Choice(BACKENDS),
+              help="local：本机多进程；dask：dask 集群 / local: processes on this machine; dask: a dask cluster.")
+@click.option("--scheduler",
+              help="dask 调度器地址 tcp://host:port；不给则为本次运行启动本地集群 / "
+                   "dask scheduler address (tcp://host:port); default: a local cluster for the run.")
+@click.option("--include-tbd", is_flag=True, help="加入标为 tbd 的牌 / Include cards with status tbd.")
+@click.option("--only-designed", is_flag=True,
+              help="只用已定稿的牌（不含提议） / Only cards with status designed (no proposals).")
+@click.option("--fail-fast", is_flag=True,
+              help="第一局效果出错就停下 / Stop at the first game whose effect fails.")
+@click.option("--quiet", is_flag=True, help="不显示进度 / No progress display.")
+@click.option("--players", type=click.IntRange(2, 4),
+              help="每局人数（默认见 rules.yaml） / Players per game (default: rules.yaml).")
+def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, fresh, backend, scheduler,
+             include_tbd, only_designed, fail_fast, quiet, players):
+    """批量试玩并报告值得注意之处 / Play many seeded games and report what stands out.
 
-    Results go to OUT/games.sqlite as each game ends; OUT/summary.json, OUT/report.html and
-    OUT/run.json are written at the end.
+    \b
+    内容文件夹可写作 CONTENT 或 --content（默认 content）。每局结束即存入
+    OUT/games.sqlite；最后写出 OUT/summary.json、OUT/report.html 和 OUT/run.json。
+
+    The content folder is CONTENT or --content (default: content). Each game goes to
+    OUT/games.sqlite as it ends; OUT/summary.json, OUT/report.html and OUT/run.json
+    are written at the end.
     """
+    if content_arg and content_opt and Path(content_arg) != Path(content_opt):
+        raise click.UsageError(f"两个内容文件夹 / two content folders: {content_arg} and --content {content_opt};"
+                               f" give it once")
+    content = content_opt or content_arg or DEFAULT_CONTENT
     if scheduler and backend != "dask":
         raise click.BadParameter("--scheduler needs --backend dask", param_hint="--scheduler")
     if include_tbd and only_designed:
@@ -56,18 +86,34 @@ def playtest(content, games, seed, jobs, agents, out, resume, fresh, backend, sc
     names = agents_or_usage_error(agents, n)
     batch = Batch(content, games, seed, n, tuple(names), include_tbd, only_designed)
     out = Path(out)
-    if fresh:
-        clear_batch(out)
-    outcome, started, ended = _run(loaded, batch, out, jobs, backend, scheduler, resume, fail_fast, quiet)
+    view = _view(quiet)
+    try:
+        if fresh:
+            clear_batch(out)
+        started = _now()
+        outcome = run(loaded, batch, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
+                      fail_fast=fail_fast, on_start=view.start, on_game=lambda i, result: view.game(result))
+        ended = _now()
+        if outcome.stopped is None:
+            summary = _write_outputs(loaded, batch, out, view)
+            record = run_record(batch, outcome, started, ended, jobs, backend, scheduler)
+            _write(out / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
+    except (BatchError, StoreError) as err:
+        view.stop()
+        click.echo(str(err), err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        view.stop()
+        click.echo(f"\n已中断 / interrupted: finished games are saved in {out / 'games.sqlite'};"
+                   f" run the same command with --resume to go on.", err=True)
+        sys.exit(130)
+    view.stop()
     if outcome.stopped is not None:
         index, result = outcome.stopped
         click.echo(f"第 {index} 局出错，已停止 (--fail-fast) / game {index} stopped on an error"
                    f" ({result.error_card or 'unknown card'}):\n  {result.error}\n"
                    f"重放 / replay: {batch.replay(result.seed)}", err=True)
         sys.exit(1)
-    summary = _write_outputs(loaded, batch, out)
-    record = run_record(batch, outcome, started, ended, jobs, backend, scheduler)
-    (out / "run.json").write_text(json.dumps(record, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     g = summary["games"]
     rate = f" ({outcome.played / outcome.seconds:.1f} games/s)" if outcome.seconds > 0 and outcome.played else ""
     click.echo(f"{g['total']} 局 games, {g['errors']} 出错 errors; 本次 played now {outcome.played}"
@@ -81,60 +127,44 @@ BATCH_FILES = ("games.sqlite", "games.sqlite-wal", "games.sqlite-shm", "summary.
 def clear_batch(out: Path) -> None:
     """Remove a batch's own files from OUT (nothing else the folder holds)."""
     for name in BATCH_FILES:
-        (out / name).unlink(missing_ok=True)
+        path = out / name
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as err:
+            raise StoreError(f"--fresh cannot remove {path} ({err.strerror or type(err).__name__}) / 无法删除。"
+                             f" Remove it yourself, or choose another --out.") from None
 
 
-def _run(loaded, batch: Batch, out: Path, jobs, backend, scheduler, resume, fail_fast, quiet):
+def _view(quiet: bool) -> BatchProgress:
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
 
     console = Console(stderr=True)
-    show = not quiet and console.is_terminal
-    progress = Progress(TextColumn("试玩 playtest"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("{task.fields[speed]}"), TimeRemainingColumn(), console=console, disable=not show)
-    task = None
-
-    def on_start(done: int, total: int) -> None:
-        nonlocal task
-        task = progress.add_task("playtest", total=total, completed=done, speed="")
-
-    def on_game(index, result) -> None:
-        t = progress.tasks[0] if progress.tasks else None
-        speed = f"{t.speed:.1f} games/s" if t is not None and t.speed else ""
-        progress.update(task, advance=1, speed=speed)
-
-    started = _now()
-    try:
-        with progress:
-            outcome = run(loaded, batch, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
-                          fail_fast=fail_fast, on_start=on_start, on_game=on_game)
-    except BatchError as err:
-        click.echo(str(err), err=True)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        click.echo(f"\n已中断 / interrupted: finished games are saved in {out / 'games.sqlite'};"
-                   f" run the same command with --resume to go on.", err=True)
-        sys.exit(130)
-    return outcome, started, _now()
+    return BatchProgress(console, enabled=not quiet and console.is_terminal)
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _write_outputs(loaded, batch: Batch, out: Path) -> dict:
-    """summary.json (streamed from games.sqlite) and report.html."""
+def _write_outputs(loaded, batch: Batch, out: Path, view: BatchProgress) -> dict:
+    """summary.json (streamed from games.sqlite) and report.html, each replaced whole."""
+    view.stage("汇总 writing summary.json")
     store = Store(out)
     try:
         summary = stats.summarize(store.results(), loaded, batch, fingerprint(batch.content))
     finally:
         store.close()
-    (out / "summary.json").write_text(stats.dumps(summary), encoding="utf-8")
-    (out / "report.html").write_text(report.render(summary), encoding="utf-8")
+    _write(out / "summary.json", stats.dumps(summary))
+    view.stage("报告 writing report.html")
+    _write(out / "report.html", report.render(summary))
     return summary
+
+
+def _write(path: Path, text: str) -> None:
+    """Write one of the batch's files whole, or say why not: the games are safe, and --resume writes it again."""
+    try:
+        write_atomic(path, text)
+    except OSError as err:
+        raise StoreError(f"cannot write {path} ({err.strerror or type(err).__name__}) / 无法写入该文件。"
+                         f" Every game is safe in {path.parent / 'games.sqlite'}; free some space or fix the"
+                         f" folder, then run the same command with --resume (not --fresh) to write it.") from None

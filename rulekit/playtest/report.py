@@ -7,10 +7,21 @@ import html
 import io
 import shutil
 import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
 
-SIGNIFICANT_GAP = 0.05      # a card's win-rate gap worth a line when its interval also excludes 0
 MAX_NOTES = 20
 MAX_CARD_NOTES = 6
+
+# Simplified Chinese sans fonts first: the report is read in Simplified Chinese, and the first face of
+# the Noto and Source Han collections is the Japanese one, which draws some characters the Japanese way.
+PREFERRED_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "Source Han Sans CN",
+                   "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Microsoft YaHei", "PingFang SC",
+                   "Hiragino Sans GB", "Heiti SC", "SimHei")
+_CJK_HINTS = ("CJK", "Hei", "Song", "Ming", "Kai", "WenQuanYi", "YaHei", "Han Sans", "Han Serif", "PingFang")
+_SERIF_HINTS = ("Serif", "Song", "Ming", "Kai")
+_SIMPLIFIED_HINTS = (" SC", " CN", " GB")
 
 
 def render(summary: dict) -> str:
@@ -26,8 +37,13 @@ def render(summary: dict) -> str:
     parts = [_HEAD, "<h1>瘟疫到来 试玩报告 / Playtest report</h1>", meta]
     parts.append("<h2>值得注意 / What stands out</h2><ul class=notes>")
     parts += [f"<li>{html.escape(n)}</li>" for n in notes(s)] or ["<li>没有突出的发现 / nothing stands out</li>"]
-    parts.append("</ul><p class=small>区间为 95% Wilson 置信区间；卡牌很多时，偶尔会有一两张仅因偶然而“突出”。"
-                 " Intervals are 95% Wilson intervals; with many cards, one or two will stand out by chance.</p>")
+    t = s["card_tests"]
+    parts.append(f"</ul><p class=small>区间为 95% Wilson 置信区间。一张牌只有在打出与未打出各至少 {t['min_plays']} 人局、"
+                 f"胜率差至少 {t['min_gap']:.0%}，且在所有被判断的牌中以 Benjamini–Hochberg 方法把错误发现率控制在"
+                 f" {t['false_discovery_rate']:.0%} 时才列出。 Intervals are 95% Wilson intervals. A card is listed only"
+                 f" when it was played and not played in at least {t['min_plays']} player-games each, its gap is at"
+                 f" least {t['min_gap']:.0%}, and the gap holds with the false discovery rate across all judged cards"
+                 f" kept at {t['false_discovery_rate']:.0%} (Benjamini–Hochberg).</p>")
     if font is None:
         parts.append("<p class=small>本机没有中文字体，图中以卡牌 id 标注，中文名见表格。"
                      " No Chinese font was found on this machine: plots label cards by id; the tables give the Chinese names.</p>")
@@ -67,14 +83,16 @@ def notes(s: dict) -> list[str]:
     if len(s["agents"]) > 1:
         parts = "，".join(f"{a} {_pct_ci(v['wins'])}" for a, v in s["agents"].items())
         out.append(f"各代理胜率：{parts} / win rate by agent: {parts}")
-    gaps = [(cid, c) for cid, c in sorted(s["cards"].items(), key=lambda kv: -abs(kv[1]["difference"] or 0))
-            if _gap_stands_out(c)]
+    gaps = [(cid, c) for cid, c in sorted(s["cards"].items(), key=lambda kv: (-abs(kv[1]["difference"] or 0), kv[0]))
+            if c["stands_out"]]
     for cid, c in gaps[:MAX_CARD_NOTES]:
         d = c["difference"]
+        n = c["win_if_played"]["of"]
         verdict = ("可能过强", "may be too strong") if d > 0 else ("可能是陷阱牌或过弱", "may be a trap or too weak")
-        out.append(f"打出 {c['name']} ({cid}) 的玩家胜率 {_pct_ci(c['win_if_played'])}，未打出者 "
-                   f"{_pct_ci(c['win_if_not_played'])}（差 {d:+.0%}）— {verdict[0]} / players who played {cid} won "
-                   f"{_pct(c['win_if_played']['rate'])} vs {_pct(c['win_if_not_played']['rate'])} ({d:+.0%}) — {verdict[1]}")
+        out.append(f"打出 {c['name']} ({cid}) 的玩家胜率 {_pct_ci(c['win_if_played'])}（{n} 人局），未打出者 "
+                   f"{_pct_ci(c['win_if_not_played'])}（差 {d:+.0%}，q = {_q(c)}）— {verdict[0]} / players who played"
+                   f" {cid} won {_pct(c['win_if_played']['rate'])} of {n} vs {_pct(c['win_if_not_played']['rate'])}"
+                   f" ({d:+.0%}, q = {_q(c)}) — {verdict[1]}")
     if len(gaps) > MAX_CARD_NOTES:
         more = len(gaps) - MAX_CARD_NOTES
         out.append(f"另有 {more} 张牌的胜率差同样显著，见卡牌表 / {more} more cards with a clear gap: see the card table")
@@ -98,11 +116,6 @@ def notes(s: dict) -> list[str]:
     return out[:MAX_NOTES]
 
 
-def _gap_stands_out(c: dict) -> bool:
-    ci, d = c["difference_ci95"], c["difference"]
-    return ci is not None and d is not None and abs(d) >= SIGNIFICANT_GAP and not ci[0] <= 0 <= ci[1]
-
-
 _REASONS_ZH = {"events_exhausted": "事件牌抽完", "max_rounds": "达到回合上限", "won_fight": "战胜瘟疫",
                "one_left": "只剩一名玩家", "error": "出错", "unfinished": "未完成"}
 
@@ -122,6 +135,11 @@ def _judge(r: dict, avg: float):
     if ci[1] < avg:
         return "低于", "below"
     return None
+
+
+def _q(c: dict) -> str:
+    q = c["difference_q"]
+    return "—" if q is None else f"{q:.3f}" if q >= 0.001 else "<0.001"
 
 
 def _pct(x) -> str:
@@ -156,24 +174,46 @@ def _section_advisors(s: dict, plots: Plots) -> str:
     return "<h2>顾问 / Advisors</h2>" + img + _table(["顾问 advisor", "选择次数 chosen", "胜率 win rate [95%]"], rows)
 
 
+def _card_order(cards: dict) -> list[tuple[str, dict]]:
+    """Judged cards by gap, largest first, then the cards with too few plays to judge, then the never played."""
+    def key(kv):
+        cid, c = kv
+        d = c["difference"]
+        return (not c["judged"], d is None, -(d or 0), cid)
+    return sorted(cards.items(), key=key)
+
+
+def _verdict(c: dict) -> str:
+    if not c["judged"]:
+        return "样本太少 too few plays"
+    if c["stands_out"]:
+        return "↑ 突出 stands out" if c["difference"] > 0 else "↓ 突出 stands out"
+    return "—"
+
+
 def _section_cards(s: dict, plots: Plots) -> str:
-    items = sorted(s["cards"].items(), key=lambda kv: -(kv[1]["difference"] if kv[1]["difference"] is not None else -9))
-    shown = [(plots.label(v["name"], k), v["difference"], v["difference_ci95"]) for k, v in items
-             if v["difference"] is not None]
-    img = plots.impact(shown)
+    items = _card_order(s["cards"])
+    t = s["card_tests"]
+    img = plots.impact([ImpactRow(plots.label(v["name"], k), v["difference"], v["difference_ci95"],
+                                  v["win_if_played"]["of"], v["judged"], v["stands_out"])
+                        for k, v in items if v["difference"] is not None], t["min_plays"])
     rows = []
     for k, v in items:
         d = v["difference"]
         ci = v["difference_ci95"]
         rows.append((f"{v['name']} ({k})", v["stage"], v["drawn"], _pct(v["drawn_by"]["rate"]), _pct(v["played_by"]["rate"]),
-                     _pct_ci(v["played_when_drawn"]), _pct_ci(v["win_if_played"]), _pct_ci(v["win_if_not_played"]),
-                     "—" if d is None else f"{d:+.0%} [{ci[0]:+.0%}, {ci[1]:+.0%}]",
-                     f"{_num(v['score_if_played'])} / {_num(v['score_if_not_played'])}"))
-    return ("<h2>卡牌 / Cards</h2><p class=small>打出者与未打出者的胜率之差（相关，不等于因果）。"
-            " Win rate of players who played the card minus those who did not (a correlation, not a cause).</p>" + img +
+                     v["win_if_played"]["of"], _pct_ci(v["played_when_drawn"]), _pct_ci(v["win_if_played"]),
+                     _pct_ci(v["win_if_not_played"]), "—" if d is None else f"{d:+.0%} [{ci[0]:+.0%}, {ci[1]:+.0%}]",
+                     _q(v), _verdict(v), f"{_num(v['score_if_played'])} / {_num(v['score_if_not_played'])}"))
+    return ("<h2>卡牌 / Cards</h2><p class=small>打出者与未打出者的胜率之差（相关，不等于因果）。n 为打出该牌的人局数；"
+            f"打出或未打出少于 {t['min_plays']} 人局的牌样本太少，不作判断（图中为浅灰色）。"
+            " Win rate of players who played the card minus those who did not (a correlation, not a cause). n is the"
+            f" number of player-games in which the card was played; a card played, or not played, in fewer than"
+            f" {t['min_plays']} is too rarely seen to judge (light grey in the plot).</p>" + img +
             _table(["卡牌 card", "阶段 stage", "抽到次数 drawn", "抽到率 drawn by", "打出率 played by",
-                    "抽到后打出 played when drawn", "打出者胜率 win if played", "未打出者胜率 win if not",
-                    "差 difference [95%]", "平均分 打出/未打出 mean score played/not"], rows))
+                    "打出人局 n played", "抽到后打出 played when drawn", "打出者胜率 win if played",
+                    "未打出者胜率 win if not", "差 difference [95%]", "q (BH)", "判断 verdict",
+                    "平均分 打出/未打出 mean score played/not"], rows))
 
 
 def _section_length(s: dict, plots: Plots) -> str:
@@ -246,25 +286,92 @@ def _num(x) -> str:
 # ---- plots ---------------------------------------------------------------------------------------
 
 def cjk_font() -> str | None:
-    """A font family matplotlib can use to draw Chinese, if this machine has one."""
+    """A font family matplotlib can use to draw Chinese, if this machine has one (Simplified Chinese sans first).
+
+    matplotlib knows only the fonts in its cache; a font installed after the cache was written is not there
+    (installing fonts-noto-cjk as the README says would change nothing). So when the cache has no Chinese
+    font, the system's fonts are read once more and the cache is written again, for the next run too.
+    """
     from matplotlib import font_manager
 
-    known = {f.name for f in font_manager.fontManager.ttflist}
-    families = []
-    if shutil.which("fc-list"):
-        try:
-            out = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True, timeout=10,
-                                 check=False).stdout
-        except (OSError, subprocess.SubprocessError):
-            out = ""
-        families = [name.strip() for line in out.splitlines() for name in line.split(",")]
-    hints = ("CJK", "Hei", "Song", "Ming", "Kai", "WenQuanYi", "YaHei", "Han Sans", "Han Serif", "PingFang")
-    families += sorted(n for n in known if any(h in n for h in hints))
-    return next((f for f in families if f in known), None)
+    global _rescanned
+    chinese = _fontconfig_chinese()
+    font = pick_cjk_font((f.name for f in font_manager.fontManager.ttflist), chinese)
+    if font is None and not _rescanned:
+        _rescanned = True
+        _rescan_fonts()
+        font = pick_cjk_font((f.name for f in font_manager.fontManager.ttflist), chinese)
+    return font
+
+
+_rescanned = False      # the system's fonts are read again at most once a process
+
+
+def pick_cjk_font(known: Iterable[str], chinese: Iterable[str] = ()) -> str | None:
+    """The best family for Chinese among `known` (matplotlib's) given `chinese` (those fontconfig says cover zh).
+
+    Order: PREFERRED_FONTS as listed; then other Simplified Chinese sans fonts, other sans, Simplified serif,
+    other serif; names break ties, so the same machine always gives the same font.
+    """
+    names = set(known)
+    zh = set(chinese)
+    candidates = {n for n in names if n in zh or any(h in n for h in _CJK_HINTS)}
+
+    def rank(name: str):
+        if name in PREFERRED_FONTS:
+            return (0, PREFERRED_FONTS.index(name), name)
+        serif = any(h in name for h in _SERIF_HINTS)
+        simplified = any(name.endswith(h) or f"{h} " in name for h in _SIMPLIFIED_HINTS)
+        return (1, 2 * serif + (not simplified), name)
+
+    return min(candidates, key=rank, default=None)
+
+
+def _fontconfig_chinese() -> list[str]:
+    """Families fontconfig says can draw Chinese (none where fontconfig is absent, as on Windows)."""
+    if not shutil.which("fc-list"):
+        return []
+    try:
+        out = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True, timeout=10,
+                             check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [name.strip() for line in out.splitlines() for name in line.split(",")]
+
+
+def _rescan_fonts() -> None:
+    """Add the system's fonts that matplotlib's cache lacks, then save the cache."""
+    import matplotlib
+    from matplotlib import font_manager
+
+    manager = font_manager.fontManager
+    cached = {f.fname for f in manager.ttflist}
+    for path in sorted(font_manager.findSystemFonts()):
+        if path not in cached:
+            try:
+                manager.addfont(path)
+            except (OSError, RuntimeError, ValueError):
+                continue        # a font file matplotlib cannot read is skipped, as matplotlib itself does
+    font_manager.json_dump(manager, Path(matplotlib.get_cachedir(), f"fontlist-v{manager.__version__}.json"))
+
+
+@dataclass(frozen=True)
+class ImpactRow:
+    """One card in the card-impact plot."""
+
+    label: str
+    difference: float
+    ci95: list | None
+    plays: int              # player-games in which the card was played
+    judged: bool            # enough plays on both sides to judge
+    stands_out: bool
+
+
+_GREEN, _RED, _DARK, _LIGHT = "#2e8b57", "#c0392b", "#555555", "#c8c8c8"
 
 
 class Plots:
-    """Matplotlib figures (Agg) as <img> tags with base64 PNG data URIs."""
+    """Matplotlib figures (Agg) as <img> tags with base64 PNG data URIs; every text in them is plain text."""
 
     def __init__(self, font: str | None):
         import matplotlib
@@ -274,8 +381,9 @@ class Plots:
 
         self.plt = plt
         self.font = font
+        # Card names are the designers' text: a '$' must stay a '$', never start TeX math (which can fail).
         self.style = {"font.family": [font, "DejaVu Sans"] if font else ["DejaVu Sans"], "font.size": 9,
-                      "svg.hashsalt": "rulekit"}
+                      "svg.hashsalt": "rulekit", "text.parse_math": False, "text.usetex": False}
 
     def label(self, name: str, ident: str) -> str:
         return f"{name} {ident}" if self.font else ident
@@ -307,22 +415,37 @@ class Plots:
             ax.legend(loc="upper right", fontsize=8)
             return self._img(fig, title)
 
-    def impact(self, items: list[tuple[str, float, list | None]]) -> str:
+    def impact(self, items: list[ImpactRow], min_plays: int) -> str:
+        """Each card's gap with its interval and its n: judged cards in colour, too few plays in light grey."""
         if not items:
             return ""
+        from matplotlib.lines import Line2D
+
         with self.plt.rc_context(self.style):
-            fig, ax = self.plt.subplots(figsize=(7, 0.28 * len(items) + 1.2))
+            fig, ax = self.plt.subplots(figsize=(7.5, 0.28 * len(items) + 1.8), layout="constrained")
             ys = list(range(len(items)))[::-1]
-            d = [x for _, x, _ in items]
-            lo = [max(0.0, x - ci[0]) if ci else 0 for _, x, ci in items]
-            hi = [max(0.0, ci[1] - x) if ci else 0 for _, x, ci in items]
-            colors = ["#2e8b57" if x > 0 else "#c0392b" if x < 0 else "#888888" for x in d]
-            ax.errorbar(d, ys, xerr=[lo, hi], fmt="none", ecolor="#888", capsize=3)
-            ax.scatter(d, ys, c=colors, zorder=3, s=18)
+            colors = [(_GREEN if r.difference > 0 else _RED) if r.stands_out else _DARK if r.judged else _LIGHT
+                      for r in items]
+            for y, r, color in zip(ys, items, colors, strict=True):
+                if r.ci95:
+                    ax.errorbar([r.difference], [y], xerr=[[max(0.0, r.difference - r.ci95[0])],
+                                                             [max(0.0, r.ci95[1] - r.difference)]],
+                                fmt="none", ecolor=color, capsize=3)
+            ax.scatter([r.difference for r in items], ys, c=colors, zorder=3, s=18)
             ax.axvline(0, color="#333", linewidth=1)
-            ax.set_yticks(ys, [k for k, _, _ in items])
+            ax.set_yticks(ys, [f"{r.label}  n={r.plays}" for r in items])
+            for tick, r in zip(ax.get_yticklabels(), items, strict=True):
+                if not r.judged:
+                    tick.set_color("#999999")
+            judged = sum(r.judged for r in items)
+            if 0 < judged < len(items):
+                ax.axhline(ys[judged - 1] - 0.5, color=_LIGHT, linewidth=1, linestyle=":")
             ax.set_xlabel("win rate if played − win rate if not played (95% interval)")
             ax.set_title("打出者胜率差 / card impact" if self.font else "card impact")
+            legend = [Line2D([], [], marker="o", linestyle="", color=c, label=words) for c, words in (
+                (_GREEN, "stands out: higher"), (_RED, "stands out: lower"), (_DARK, "no clear gap"),
+                (_LIGHT, f"too few plays (< {min_plays}) to judge"))]
+            fig.legend(handles=legend, loc="outside lower center", ncol=4, fontsize=7, frameon=False)
             return self._img(fig, "card impact")
 
     def histogram(self, title: str, hist: list[list[int]], xlabel: str) -> str:

@@ -1,4 +1,4 @@
-"""Running a batch: each game's seed from (seed, index), games spread over local processes or dask, stored as they end."""
+"""Running a batch: each game's seed from (seed, index), games played by forked workers or dask, stored as they end."""
 
 from __future__ import annotations
 
@@ -6,9 +6,13 @@ import hashlib
 import math
 import multiprocessing
 import signal
+import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import rulekit
@@ -73,18 +77,19 @@ def open_batch(batch: Batch, out: Path, *, resume: bool) -> tuple[Store, list[in
     """Open DIR/games.sqlite for this batch; the indexes still to play. Refuses mixing batches."""
     params = batch.params(fingerprint(batch.content))
     store = Store(out)
-    stored = store.batch()
-    if stored is not None or store.count():
-        if not resume:
-            n = store.count()
-            store.close()
-            raise BatchError(f"{out} already holds a batch ({n} games); add --resume to complete or extend it,"
-                             f" or choose another --out / 该目录已有一批对局：加 --resume 继续，或换一个 --out")
-        if stored is not None and stored["params"] != params:
-            store.close()
-            raise BatchError(_mismatch(stored["params"], params, out))
-    store.set_batch(params, batch.games)
-    done = store.done()
+    try:
+        stored = store.batch()
+        if stored is not None or store.count():
+            if not resume:
+                raise BatchError(f"{out} already holds a batch ({store.count()} games); add --resume to complete or"
+                                 f" extend it, or choose another --out / 该目录已有一批对局：加 --resume 继续，或换一个 --out")
+            if stored is not None and stored["params"] != params:
+                raise BatchError(_mismatch(stored["params"], params, out))
+        store.set_batch(params, batch.games)
+        done = store.done()
+    except BaseException:
+        store.close()
+        raise
     return store, [i for i in range(batch.games) if i not in done]
 
 
@@ -110,44 +115,128 @@ def play_one(content, seed: int, agents: tuple[str, ...], players: int) -> GameR
 
 
 def play_chunk(content, agents: tuple[str, ...], players: int, chunk) -> list[tuple[int, GameResult]]:
-    """Play a chunk of (index, seed) games: what every backend's workers run."""
+    """Play a chunk of (index, seed) games: what a dask worker runs."""
     return [(i, play_one(content, seed, agents, players)) for i, seed in chunk]
 
 
-_worker_content = None
-
-
-def _init_worker(content) -> None:
-    """A worker process receives the parent's loaded content once (the very cards the fingerprint covers)."""
-    global _worker_content
-    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
-    _worker_content = content
-
-
-def _worker_chunk(args) -> list[tuple[int, GameResult]]:
-    agents, players, chunk = args
-    return play_chunk(_worker_content, agents, players, chunk)
-
-
 def chunks(todo: list[tuple[int, int]], jobs: int) -> list[list[tuple[int, int]]]:
-    """Small enough to keep every worker busy and lose little when killed; big enough to cost little."""
+    """dask's units of work: a task costs the scheduler about a millisecond, so games go in small chunks."""
     size = max(1, min(25, math.ceil(len(todo) / (jobs * 4))))
     return [todo[k:k + size] for k in range(0, len(todo), size)]
 
 
-def run_local(content, batch: Batch, todo, jobs: int) -> Iterator[tuple[int, GameResult]]:
+def start_method() -> str:
+    """How worker processes start: fork where it is safe (Linux), spawn elsewhere.
+
+    A forked worker starts in milliseconds with the parent's modules, its loaded (already checked and
+    parsed) content and its parser: nothing is imported, pickled or parsed again. macOS and Windows
+    cannot fork safely; there each worker re-imports rulekit and receives the content once, pickled.
+    """
+    return "fork" if sys.platform.startswith("linux") else "spawn"
+
+
+AHEAD = 2   # games sent to a worker at a time: one it plays, one waiting, so it never idles on the parent
+
+
+class LocalWorkers:
+    """`jobs` worker processes; each plays one game at a time and sends it back the moment it ends.
+
+    Only the parent writes games.sqlite, one game as it arrives, so a killed run loses only the games not
+    yet finished. The workers are all started here, before the caller starts anything else (such as the
+    progress display's thread), so a fork never copies a running thread.
+    """
+
+    def __init__(self, content, batch: Batch, jobs: int):
+        ctx = multiprocessing.get_context(start_method())
+        self.batch = batch
+        self.workers: list[tuple[BaseProcess, Connection]] = []
+        try:
+            for _ in range(jobs):
+                mine, theirs = ctx.Pipe()
+                # A forked worker inherits the parent's ends of every pipe made so far; it closes them, so
+                # that when the parent dies (even by kill -9) its own pipe reports the end and it exits.
+                inherited = [conn for _, conn in self.workers] + [mine] if ctx.get_start_method() == "fork" else []
+                proc = ctx.Process(target=_serve, args=(theirs, inherited, content, batch.agents, batch.players),
+                                   daemon=True)
+                proc.start()
+                theirs.close()
+                self.workers.append((proc, mine))
+        except BaseException:
+            self.close()
+            raise
+
+    def play(self, todo: Iterable[tuple[int, int]]) -> Iterator[tuple[int, GameResult]]:
+        """Each (index, result) of the (index, seed) games of `todo`, in the order they end."""
+        pending = iter(todo)
+        sent: dict[Connection, list[tuple[int, int]]] = {conn: [] for _, conn in self.workers}
+        for conn, games in sent.items():
+            self._feed(conn, games, pending)
+        while any(sent.values()):
+            for conn in wait([conn for conn, games in sent.items() if games]):
+                try:
+                    index, result = conn.recv()
+                except (EOFError, OSError):     # its end of the pipe closed: the worker is gone
+                    raise self._died(conn, sent[conn][0]) from None
+                sent[conn].pop(0)               # a worker plays its games in the order sent
+                self._feed(conn, sent[conn], pending)
+                yield index, result
+
+    def _feed(self, conn: Connection, games: list[tuple[int, int]], pending: Iterator[tuple[int, int]]) -> None:
+        while len(games) < AHEAD:
+            game = next(pending, None)
+            if game is None:
+                return
+            conn.send(game)
+            games.append(game)
+
+    def _died(self, conn: Connection, game: tuple[int, int]) -> BatchError:
+        """The error for a worker that stopped on its own while playing `game`."""
+        proc = next(proc for proc, c in self.workers if c is conn)
+        proc.join(timeout=1)
+        index, seed = game
+        return BatchError(f"a worker process stopped while playing game {index} (exit code {proc.exitcode};"
+                          f" out of memory, or killed?) / 一个工作进程意外退出。 The games already stored are safe;"
+                          f" replay that game alone with `{self.batch.replay(seed)}`, or run the same command"
+                          f" with --resume to go on.")
+
+    def close(self) -> None:
+        """Stop every worker; a game still being played is abandoned (it was never stored)."""
+        for proc, conn in self.workers:
+            conn.close()
+            proc.terminate()
+        for proc, _ in self.workers:
+            proc.join()
+
+
+def _serve(conn: Connection, inherited: list[Connection], content, agents: tuple[str, ...], players: int) -> None:
+    """A worker: play each (index, seed) received and send (index, result) back, until stopped."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
+    for other in inherited:
+        other.close()
+    while True:
+        try:
+            index, seed = conn.recv()
+            conn.send((index, play_one(content, seed, agents, players)))
+        except (EOFError, OSError):     # the parent is gone, or has closed the pipe
+            return
+
+
+@contextmanager
+def local_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: int):
+    """The games of `todo` as they end: in this process for one job, else from forked workers."""
     if jobs == 1:
-        for i, seed in todo:
-            yield i, play_one(content, seed, batch.agents, batch.players)
+        yield ((i, play_one(content, seed, batch.agents, batch.players)) for i, seed in todo)
         return
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(jobs, initializer=_init_worker, initargs=(content,)) as pool:
-        work = [(batch.agents, batch.players, c) for c in chunks(todo, jobs)]
-        for results in pool.imap_unordered(_worker_chunk, work):
-            yield from results
+    workers = LocalWorkers(content, batch, jobs)
+    try:
+        yield workers.play(todo)
+    finally:
+        workers.close()
 
 
-def run_dask(content, batch: Batch, todo, jobs: int, scheduler: str | None) -> Iterator[tuple[int, GameResult]]:
+@contextmanager
+def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: int, scheduler: str | None):
+    """The games of `todo` as their chunks end, on the dask cluster at `scheduler` or on a local one."""
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -162,18 +251,15 @@ def run_dask(content, batch: Batch, todo, jobs: int, scheduler: str | None) -> I
     else:
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
+    futures = []
     try:
         shared = client.scatter(content, broadcast=True)
         n = len(client.scheduler_info().get("workers", {})) or jobs
         futures = [client.submit(play_chunk, shared, batch.agents, batch.players, c, pure=False)
-                   for c in chunks(todo, n)]
-        done = as_completed(futures)
-        try:
-            for future in done:
-                yield from future.result()
-        finally:
-            client.cancel(futures)
+                   for c in chunks(list(todo), n)]
+        yield (game for future in as_completed(futures) for game in future.result())
     finally:
+        client.cancel(futures)
         client.close()
         if cluster is not None:
             cluster.close()
@@ -183,30 +269,36 @@ def run(content, batch: Batch, out: Path, *, jobs: int = 1, backend: str = "loca
         resume: bool = False, fail_fast: bool = False,
         on_start: Callable[[int, int], None] | None = None,
         on_game: Callable[[int, GameResult], None] | None = None) -> Outcome:
-    """Play the batch's missing games, storing each as it ends; stop at the first error with fail_fast."""
+    """Play the batch's missing games, storing each as it ends; stop at the first error with fail_fast.
+
+    on_start(done, total) is called once the workers are running, before the first game ends.
+    """
     store, missing = open_batch(batch, out, resume=resume)
     try:
         start = time.perf_counter()
-        todo = [(i, game_seed(batch.seed, i)) for i in missing]
-        if on_start is not None:
-            on_start(batch.games - len(todo), batch.games)
-        stream = (run_dask(content, batch, todo, jobs, scheduler) if backend == "dask"
-                  else run_local(content, batch, todo, jobs))
+        todo = ((i, game_seed(batch.seed, i)) for i in missing)
+        games = (dask_games(content, batch, todo, jobs, scheduler) if backend == "dask"
+                 else local_games(content, batch, todo, max(1, min(jobs, len(missing)))))
         played = errors = 0
         stopped = None
-        try:
+        with games as stream:
+            if on_start is not None:
+                on_start(batch.games - len(missing), batch.games)
             for i, result in stream:
-                store.add(i, result)
+                try:
+                    store.add(i, result)
+                except OverflowError:
+                    raise BatchError(f"game {i} ended with a number too large to store (scores {list(result.scores)})"
+                                     f" / 数值过大，无法保存。 A card's effect made it grow without bound; replay the"
+                                     f" game to see which: {batch.replay(result.seed)}") from None
                 played += 1
-                if on_game is not None:
-                    on_game(i, result)
                 if result.end_reason == "error":
                     errors += 1
-                    if fail_fast:
-                        stopped = (i, result)
-                        break
-        finally:
-            stream.close()
+                if on_game is not None:
+                    on_game(i, result)
+                if fail_fast and result.end_reason == "error":
+                    stopped = (i, result)
+                    break
         return Outcome(store.count(), played, errors, time.perf_counter() - start, stopped)
     finally:
         store.close()

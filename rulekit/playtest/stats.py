@@ -11,6 +11,11 @@ from rulekit.core.result import GameResult
 Z95 = 1.959963984540054
 MAX_LISTED_ERRORS = 200
 
+# When a card's win-rate gap is worth a line in "What stands out" (docs/playtest.md, "Cards"):
+MIN_PLAYS = 30                  # player-games on each side (played, not played) before a gap is judged
+FALSE_DISCOVERY_RATE = 0.05     # Benjamini–Hochberg level across the cards judged
+MIN_GAP = 0.05                  # and a gap of at least 5 points, so a tiny but certain gap is not news
+
 DEFINITIONS = {
     "win": "A shared win counts as a win for each player sharing it, so win rates can add up to more than 1 "
            "(shared_wins says how often). / 并列获胜时每位并列者各计一胜。",
@@ -23,6 +28,12 @@ DEFINITIONS = {
              "played at least once; win_if_played vs win_if_not_played compare player-games; difference = "
              "their gap, difference_ci95 its Newcombe (Wilson-based) interval; score_if_played / score_if_not_played: mean final score of those player-games. A gap is a correlation, "
              "not proof the card causes wins. / 打出与未打出者胜率之差是相关，不等于因果。",
+    "card_tests": f"A card is judged when it was played in at least {MIN_PLAYS} player-games and not played in at "
+                  f"least {MIN_PLAYS}; fewer are too few to judge (judged false, no p or q). difference_p: two-sided "
+                  f"p-value of the pooled two-proportion z-test; difference_q: its Benjamini–Hochberg adjusted value "
+                  f"across the judged cards. stands_out: difference_q <= {FALSE_DISCOVERY_RATE} and |difference| >= "
+                  f"{MIN_GAP}, so on average at most {FALSE_DISCOVERY_RATE:.0%} of the cards flagged are flagged by "
+                  f"chance. / 打出与未打出各至少 {MIN_PLAYS} 人局才判断；用 Benjamini–Hochberg 控制错误发现率。",
 }
 METRICS = {
     "balance": "1 − (highest seat win rate − lowest seat win rate); 1 = every seat wins equally often. "
@@ -60,6 +71,50 @@ def newcombe(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float] | None:
     d = p1 - p2
     return (d - math.sqrt((p1 - a[0]) ** 2 + (b[1] - p2) ** 2),
             d + math.sqrt((a[1] - p1) ** 2 + (p2 - b[0]) ** 2))
+
+
+def two_proportion_p(k1: int, n1: int, k2: int, n2: int) -> float | None:
+    """Two-sided p-value of the pooled two-proportion z-test of k1/n1 against k2/n2 (None when n1 or n2 is 0)."""
+    if n1 <= 0 or n2 <= 0:
+        return None
+    pooled = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return 1.0
+    return math.erfc(abs(k1 / n1 - k2 / n2) / se / math.sqrt(2))
+
+
+def benjamini_hochberg(pvalues: dict[str, float]) -> dict[str, float]:
+    """Benjamini–Hochberg adjusted p-values: flagging those <= a keeps the false discovery rate at most a.
+
+    Ties in p are ordered by key, so the result never depends on the order the cards came in.
+    """
+    order = sorted(pvalues, key=lambda k: (pvalues[k], k))
+    m = len(order)
+    adjusted = {}
+    smallest = 1.0
+    for rank in range(m, 0, -1):
+        key = order[rank - 1]
+        smallest = min(smallest, pvalues[key] * m / rank)
+        adjusted[key] = smallest
+    return adjusted
+
+
+def judge_cards(cards: dict[str, dict]) -> None:
+    """Add judged, difference_p, difference_q and stands_out to each card of card_summary()."""
+    pvalues = {}
+    for cid, c in cards.items():
+        played, rest = c["win_if_played"], c["win_if_not_played"]
+        c["judged"] = played["of"] >= MIN_PLAYS and rest["of"] >= MIN_PLAYS
+        c["difference_p"] = (two_proportion_p(played["count"], played["of"], rest["count"], rest["of"])
+                             if c["judged"] else None)
+        if c["difference_p"] is not None:
+            pvalues[cid] = c["difference_p"]
+    adjusted = benjamini_hochberg(pvalues)
+    for cid, c in cards.items():
+        c["difference_q"] = adjusted.get(cid)
+        c["stands_out"] = (c["difference_q"] is not None and c["difference_q"] <= FALSE_DISCOVERY_RATE
+                           and abs(c["difference"]) >= MIN_GAP)
 
 
 def rate(k: int, n: int) -> dict:
@@ -210,6 +265,7 @@ class Stats:
             "agents": {a: {"wins": rate(self.pg_wins[a], self.pg[a])} for a in sorted(self.pg)},
             "advisors": self.advisor_summary(),
             "cards": self.card_summary(),
+            "card_tests": {"min_plays": MIN_PLAYS, "false_discovery_rate": FALSE_DISCOVERY_RATE, "min_gap": MIN_GAP},
             "events": {e.id: {"name": e.name, "drawn": rate(self.event_games[e.id], self.completed)}
                        for e in self.content.of_kind("event")},
             "combos": self.combo_summary(),
@@ -255,6 +311,7 @@ class Stats:
                       "score_if_played": self.card_played_score[c] / played if played else None,
                       "score_if_not_played": (scores - self.card_played_score[c]) / rest if rest else None,
                       "difference": d, "difference_ci95": list(ci) if ci else None}
+        judge_cards(out)
         return out
 
     def combo_summary(self) -> dict:

@@ -1,10 +1,13 @@
-"""A batch on disk: DIR/games.sqlite, one row per finished game, written as each game ends."""
+"""A batch on disk: DIR/games.sqlite, one row per finished game, written as each game ends; files replaced whole."""
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from rulekit.core.result import GameResult
@@ -54,45 +57,140 @@ COLUMNS = ("game", "seed", "players", "agents", "advisors", "winners", "scores",
            "end_reason", "out_seats", "cards_drawn", "cards_played", "events", "combos",
            "score_history", "error", "error_card")
 
+# The columns of each table, as SCHEMA makes them: an existing file must have exactly these to be used.
+TABLES = {
+    "batch": ("id", "params", "fingerprint", "seed", "players", "agents", "games"),
+    "games": COLUMNS,
+    "seats": ("game", "seat", "agent", "advisor", "score", "won", "out"),
+    "plays": ("game", "seat", "card"),
+}
+
+
+class StoreError(Exception):
+    """The batch's folder or database cannot be used; the message says what is wrong and what to do."""
+
 
 class Store:
-    """The SQLite file of one batch (WAL; one commit per game, so a killed run loses only games in flight)."""
+    """The SQLite file of one batch (WAL; one commit per game, so a killed run loses only games in flight).
+
+    Opening checks that an existing file is a sound rulekit batch before anything is written to it, and
+    every SQLite failure becomes a StoreError in plain words: nothing stored is ever removed or rewritten.
+    """
 
     def __init__(self, out: str | Path):
         self.path = Path(out) / "games.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists() and not self.path.is_file():
+                raise StoreError(f"{self.path} is not a file (a folder or a device) / 它不是一个文件。"
+                                 f" Move it away or choose another --out.")
+            existed = self.path.is_file() and self.path.stat().st_size > 0
+        except OSError as err:
+            raise StoreError(f"cannot use {out} as the output folder ({_reason(err)}) / 无法使用输出目录 {out}。"
+                             f" Choose an --out in a folder you can write to.") from None
+        with self._sqlite("open"):
+            self.db = sqlite3.connect(self.path)
+        try:
+            with self._sqlite("open"):
+                if existed:
+                    self._check()
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                self.db.executescript(SCHEMA)
+        except StoreError:
+            self.db.close()
+            raise
+
+    def _check(self) -> None:
+        """An existing file must be an undamaged SQLite database with this schema, or empty of tables."""
+        problems = [row[0] for row in self.db.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise StoreError(self._damaged(problems[0]))
+        found = {name: tuple(col[1] for col in self.db.execute(f"PRAGMA table_info({name})"))
+                 for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if found and any(found.get(name) != cols for name, cols in TABLES.items()):
+            raise StoreError(f"{self.path} is not a rulekit batch of this version: its tables are "
+                             f"{', '.join(sorted(found)) or 'none'} / 不是本版本 rulekit 的批次数据库。"
+                             f" It was left as it is; choose another --out (or move the file away).")
+
+    def _damaged(self, detail: str) -> str:
+        return (f"{self.path} is damaged ({detail}) / 数据库已损坏。 It was left as it is: keep a copy if its games"
+                f" matter (`sqlite3 {self.path.name} .recover` may save some), then start over with --fresh"
+                f" or choose another --out.")
+
+    def error(self, err: sqlite3.Error, doing: str) -> StoreError:
+        """A StoreError saying, for a designer, what went wrong while `doing` and what to do next."""
+        name = getattr(err, "sqlite_errorname", "") or ""
+        text = str(err)
+        if name == "SQLITE_FULL" or "disk is full" in text:
+            return StoreError(f"the disk is full: cannot {doing} {self.path} / 磁盘已满。 The games already stored"
+                              f" there are safe; free some space, then run the same command with --resume.")
+        if name == "SQLITE_NOTADB" or "not a database" in text:
+            return StoreError(f"{self.path} is not a SQLite database / 不是 SQLite 数据库。 It was left as it is;"
+                              f" choose another --out (or move the file away).")
+        if name == "SQLITE_CORRUPT" or "malformed" in text:
+            return StoreError(self._damaged(text))
+        if name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_CANTOPEN")):
+            return StoreError(f"cannot {doing} {self.path} ({text}) / 无法写入该文件。 Check that the folder and"
+                              f" the file are writable by you, or choose another --out.")
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return StoreError(f"{self.path} is in use by another program ({text}) / 文件正被占用。 Wait for it to"
+                              f" finish, or choose another --out.")
+        return StoreError(f"cannot {doing} {self.path} ({text}) / 读写批次数据库出错。 The games already stored"
+                          f" are safe; fix the cause, then run the same command with --resume.")
+
+    @contextmanager
+    def _sqlite(self, doing: str):
+        """Turn a SQLite failure while `doing` into a StoreError in plain words."""
+        try:
+            yield
+        except sqlite3.Error as err:
+            raise self.error(err, doing) from None
 
     def close(self) -> None:
         self.db.close()
 
     # ---- the batch ----------------------------------------------------------------------
     def batch(self) -> dict | None:
-        row = self.db.execute("SELECT params, games FROM batch WHERE id = 1").fetchone()
+        with self._sqlite("read"):
+            row = self.db.execute("SELECT params, games FROM batch WHERE id = 1").fetchone()
         if row is None:
             return None
-        return {"params": json.loads(row[0]), "games": row[1]}
+        try:
+            params = json.loads(row[0])
+        except (TypeError, ValueError):
+            params = None
+        if not isinstance(params, dict):
+            raise StoreError(self._changed("the batch parameters"))
+        return {"params": params, "games": row[1]}
 
     def set_batch(self, params: dict, games: int) -> None:
-        self.db.execute(
-            "INSERT INTO batch (id, params, fingerprint, seed, players, agents, games) VALUES (1, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT(id) DO UPDATE SET games = max(games, excluded.games)",
-            (_dumps(params), params["fingerprint"], params["seed"], params["players"],
-             _dumps(params["agents"]), games))
-        self.db.commit()
+        with self._sqlite("write to"):
+            self.db.execute(
+                "INSERT INTO batch (id, params, fingerprint, seed, players, agents, games) VALUES (1, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(id) DO UPDATE SET games = max(games, excluded.games)",
+                (_dumps(params), params["fingerprint"], params["seed"], params["players"],
+                 _dumps(params["agents"]), games))
+            self.db.commit()
 
     def done(self) -> set[int]:
-        return {g for (g,) in self.db.execute("SELECT game FROM games")}
+        with self._sqlite("read"):
+            return {g for (g,) in self.db.execute("SELECT game FROM games")}
 
     def count(self) -> int:
-        return self.db.execute("SELECT count(*) FROM games").fetchone()[0]
+        with self._sqlite("read"):
+            return self.db.execute("SELECT count(*) FROM games").fetchone()[0]
 
     # ---- games --------------------------------------------------------------------------
     def add(self, index: int, r: GameResult) -> None:
-        """Write one game (its row, its seats, its plays) and commit."""
+        """Write one game (its row, its seats, its plays) in one transaction: all of it or none.
+
+        OverflowError when a number is beyond SQLite's 64-bit integers (nothing of the game is written).
+        """
+        with self._sqlite(f"store game {index} in"):
+            self._insert(index, r)
+
+    def _insert(self, index: int, r: GameResult) -> None:
         row = (index, r.seed, r.players, _dumps(r.agents), _dumps(r.advisors), _dumps(r.winners),
                _dumps(r.scores), _dumps(r.alive), r.rounds, r.end_reason, _dumps(r.out),
                _dumps(r.cards_drawn), _dumps(r.cards_played), _dumps(r.events), _dumps(r.combos_fired),
@@ -109,9 +207,45 @@ class Store:
 
     def results(self) -> Iterator[tuple[int, GameResult]]:
         """Every stored game in index order, one at a time (the cursor streams; memory stays flat)."""
-        cur = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY game")
-        for row in cur:
-            yield row[0], _result(row)
+        with self._sqlite("read"):
+            for row in self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY game"):
+                yield row[0], self._result(row)
+
+    def _result(self, row) -> GameResult:
+        try:
+            return _result(row)
+        except (TypeError, ValueError):
+            raise StoreError(self._changed(f"game {row[0]}")) from None
+
+    def _changed(self, what: str) -> str:
+        return (f"{self.path}: {what} cannot be read; the file was changed outside rulekit / 数据库内容被改动过。"
+                f" It was left as it is; start over with --fresh or choose another --out.")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace `path` with `text` whole: written to a temporary file beside it, then renamed over it.
+
+    A reader (or a run killed half-way, or a full disk) sees the old file or the new one, never a part.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        # os.open with 0o666 keeps the user's umask, as a plain open() would (mkstemp would make it 0600).
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "wb") as f:
+            _write(f, text.encode("utf-8"))
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _write(f, data: bytes) -> None:
+    f.write(data)
+    f.flush()
+    os.fsync(f.fileno())
+
+
+def _reason(err: OSError) -> str:
+    return err.strerror or type(err).__name__
 
 
 def _dumps(v) -> str:
@@ -123,11 +257,36 @@ def _tuples(v):
 
 
 def _result(row) -> GameResult:
+    """A stored row as a GameResult; ValueError or TypeError when a value is not what rulekit wrote."""
     (_, seed, players, agents, advisors, winners, scores, alive, rounds, end_reason, out, drawn, played,
      events, combos, history, error, error_card) = row
     load = lambda s: _tuples(json.loads(s))
-    return GameResult(seed=seed, players=players, agents=load(agents), advisors=load(advisors),
-                      winners=load(winners), scores=load(scores), alive=load(alive), rounds=rounds,
-                      end_reason=end_reason, out=load(out), cards_drawn=load(drawn), cards_played=load(played),
-                      events=load(events), combos_fired=load(combos), score_history=load(history),
-                      error=error, error_card=error_card)
+    r = GameResult(seed=seed, players=players, agents=load(agents), advisors=load(advisors),
+                   winners=load(winners), scores=load(scores), alive=load(alive), rounds=rounds,
+                   end_reason=end_reason, out=load(out), cards_drawn=load(drawn), cards_played=load(played),
+                   events=load(events), combos_fired=load(combos), score_history=load(history),
+                   error=error, error_card=error_card)
+    _check_shape(r)
+    return r
+
+
+def _check_shape(r: GameResult) -> None:
+    """What the statistics rely on: one entry per seat, whole numbers where numbers are, seats in range."""
+    if not (isinstance(r.players, int) and 1 <= r.players <= 16 and isinstance(r.rounds, int)
+            and isinstance(r.seed, int) and isinstance(r.end_reason, str)):
+        raise ValueError("bad game fields")
+    by_seat = (r.agents, r.advisors, r.scores, r.alive, r.out, r.cards_drawn, r.cards_played)
+    if any(not isinstance(v, tuple) or len(v) != r.players for v in by_seat):
+        raise ValueError("a per-seat list has the wrong length")
+    seats = range(r.players)
+    ints = lambda vs: all(isinstance(x, int) and not isinstance(x, bool) for x in vs)
+    if not (ints(r.scores) and ints(r.alive) and all(w in seats for w in r.winners) and ints(r.winners)):
+        raise ValueError("bad scores or winners")
+    if any(not isinstance(row, tuple) or len(row) != r.players or not ints(row) for row in r.score_history):
+        raise ValueError("bad score history")
+    cards = (*r.cards_drawn, *r.cards_played, r.events)
+    if any(not isinstance(c, tuple) or not all(isinstance(x, str) for x in c) for c in cards):
+        raise ValueError("bad card lists")
+    if any(not isinstance(c, tuple) or len(c) != 2 or c[0] not in seats or not isinstance(c[1], str)
+           for c in r.combos_fired):
+        raise ValueError("bad combos")

@@ -6,19 +6,22 @@ import sys
 
 import click
 
+from rulekit.console import Command
 from rulekit.language.diagnostics import ContentError, concise
 from rulekit.scenarios.reader import ContentSource
 from rulekit.scenarios.report import report_lines
 from rulekit.scenarios.runner import find_scenarios, run_paths
 
 
-@click.command("test")
+@click.command("test", cls=Command)
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--content", "content_dir", default="content", show_default=True,
-              type=click.Path(exists=True, file_okay=False), help="The content folder the scenarios use.")
-@click.option("-v", "--verbose", is_flag=True, help="Show each step, each question answered and each expectation.")
+              type=click.Path(exists=True, file_okay=False),
+              help="场景所用的内容文件夹 / The content folder the scenarios use.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="显示每一步、每个回答的问题和每条预期 / Show each step, each question answered and each expectation.")
 def test_command(paths: tuple[str, ...], content_dir: str, verbose: bool) -> None:
-    """Run the scenario files (*.scenario.yaml) found under PATH..."""
+    """运行 PATH 下的场景文件（*.scenario.yaml） / Run the scenario files (*.scenario.yaml) found under PATH..."""
     if not find_scenarios(paths):
         click.echo(f"no scenario files (*.scenario.yaml) under {', '.join(paths)}", err=True)
         sys.exit(1)
