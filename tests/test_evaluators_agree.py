@@ -71,3 +71,21 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
     assert {("extortion", "on play"), ("evacuation", "after"), ("grant", "react actions start"),
             ("retreat", "when event"), ("census", "when cure"), ("lockdown", "on game end"),
             ("baron", "on play"), ("news_team", "when play"), ("supply_crisis", "on resolve")} <= fired
+
+
+def test_generated_code_uses_only_the_exported_runtime(reach_content):
+    """Generated effects call only the runtime names listed in runtime.EXPORTED, and each exists:
+    a card can reach the game only through operations that check their bounds."""
+    import re
+
+    from rulekit.interpreter import runtime
+    from rulekit.interpreter.program import compile_card
+
+    assert all(callable(getattr(runtime.Runtime, name, None)) for name in runtime.EXPORTED)
+    used: set[str] = set()
+    for card in reach_content.cards:
+        code = compile_card(card, "compiled").code
+        if code is not None:
+            used |= set(re.findall(r"\brt\.(\w+)", code.source))
+    assert used, "no card generated any runtime call"
+    assert sorted(used - set(runtime.EXPORTED)) == []

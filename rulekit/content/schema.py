@@ -13,7 +13,6 @@ from jsonschema.exceptions import ValidationError
 from rulekit.content.yamlpos import Located, Span
 from rulekit.language.diagnostics import Diagnostic, nearest
 
-SCHEMAS = ("advisor", "policy", "event", "combo", "rules")
 _ARTICLE = {"advisor": "an advisor", "policy": "a policy", "event": "an event", "combo": "a combo",
             "rules": "rules.yaml"}
 

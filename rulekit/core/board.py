@@ -32,9 +32,6 @@ COUNT_CODES = {"healthy": (HEALTHY,), "mild": (MILD,), "severe": (SEVERE,), "dea
                "infected": INFECTED, "alive": ALIVE, "resident": RESIDENTS, "tiles": (TILE,), "empty": (EMPTY,)}
 N_CODES = 7
 
-# Which quadrant each seat owns: (first row, first col).
-QUADRANT_ORIGIN = {0: (0, 0), 1: (0, 5), 2: (5, 5), 3: (5, 0)}
-
 # The corner diagonal each seat reveals at setup (rules.md 2.4).
 CORNER_DIAGONALS = {
     0: [(i, i) for i in range(5)],

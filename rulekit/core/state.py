@@ -76,9 +76,6 @@ class SeatState:
     def label(self) -> str:
         return f"P{self.seat + 1}"
 
-    def has_name(self, name: str) -> bool:
-        return any(e.card.name == name for e in self.tableau)
-
     def copy(self) -> SeatState:
         s = SeatState.__new__(SeatState)
         s.seat, s.medical, s.disease, s.policy = self.seat, self.medical, self.disease, self.policy

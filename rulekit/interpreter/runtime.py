@@ -20,8 +20,9 @@ KIND_CODES = {k: tuple(B.STATE_BY_NAME[s] for s in states) for k, states in regi
 VERB_FROM = {name: tuple(sorted({c for k in v.kinds for c in KIND_CODES[k]})) for name, v in registry.VERBS.items()}
 MAX_NUMBER = registry.MAX_NUMBER
 
-# The names of the runtime that generated code may use (as Jinja's runtime `exported`).
-EXPORTED = ("num", "tick", "change", "pay", "spend", "may", "may_pay", "choose", "board_verb", "reveal",
+# The Runtime methods generated code may call, as `rt.NAME` (as Jinja's runtime `exported`); besides
+# these it sees only `num` and min, max, abs, sum, len.
+EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board_verb", "reveal",
             "arrange", "verb_it", "draw", "unlock", "each_player", "players_with", "repeat", "track", "count",
             "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked",
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",

@@ -327,6 +327,3 @@ class Program(Node):
     def handlers(self) -> tuple[Handler, ...]:
         return tuple(i for i in self.items if isinstance(i, Handler))
 
-    @property
-    def declarations(self) -> tuple[Item, ...]:
-        return tuple(i for i in self.items if not isinstance(i, Handler))

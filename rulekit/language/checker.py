@@ -154,12 +154,6 @@ def unknown_word(word: str, table: Mapping[str, object], what: str) -> tuple[str
     return msg, (f"write the English word; known: {choices}" if len(table) <= 16 else None)
 
 
-def const_value(e: ast.Expr | None) -> int | None:
-    """The value of an expression made only of numbers, or None (also past the number limit)."""
-    lo, hi = _Ranges({}).of(e) if e is not None else (None, None)
-    return lo if lo is not None and lo == hi else None
-
-
 Range = tuple[int | None, int | None]      # the values an expression can take; None: no bound known
 _ANY: Range = (None, None)
 # The range of every name the game provides, on any board.
@@ -661,8 +655,8 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
     def s_Transfer(self, s: ast.Transfer) -> None:
         if not self.players:
             self.report("RK237", s.verb_pos, f"`{s.direction}` moves things between two players, and here there is "
-                                             "only one", hint=f"put it inside `choose other player:`, `each other "
-                                                              f"player:` or `player with …:`")
+                                             "only one", hint="put it inside `choose other player:`, `each other "
+                                                              "player:` or `player with …:`")
         if s.what not in registry.SETTABLE and s.what not in registry.HAND_WORDS:
             table = {**registry.SETTABLE, "cards": registry.Word("cards", "手牌", "hand cards")}
             msg, hint = unknown_word(s.what, table, f"thing to {s.direction}")
@@ -1173,16 +1167,6 @@ def check_program(program: ast.Program, kind: str, card_ref_exists: RefExists | 
     checker = _Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable, counters=counters)
     checker.program(program)
     return sorted(checker.diags, key=Diagnostic.sort_key)
-
-
-def check_parsed(parsed: Parsed, kind: str, card_ref_exists: RefExists | None, file: str, *,
-                 card_names: Mapping[str, Sequence[str]] | None = None,
-                 unreadable: Mapping[str, Sequence[str]] | None = None,
-                 counters: Collection[str] = ()) -> list[Diagnostic]:
-    """check_program on what parsed of an effect with syntax errors, leaving out what follows from them:
-    problems on a mended line, names a mended line may have made, and "never runs" when a handler was lost."""
-    return check_effect(parsed, kind, card_ref_exists, file, card_names=card_names, unreadable=unreadable,
-                        counters=counters)[1]
 
 
 def checked(checker: _Checker, program: ast.Program | None, condition: ast.Expr | None) -> Checked:

@@ -44,15 +44,6 @@ def concise(d: Diagnostic) -> str:
     return f"{where}: {d.code} {d.message}{hint}"
 
 
-def did_you_mean(word: str, known, what: str) -> str:
-    """'unknown track 'medicl' — did you mean 'medical'?' in one place for every lookup."""
-    guess = nearest(word, known)
-    msg = f"unknown {what} '{word}'"
-    if guess:
-        msg += f" — did you mean '{guess}'?"
-    return msg
-
-
 def nearest(word: str, known) -> str | None:
     """The known word `word` is a slip of the pen for, or None.
 

@@ -7,13 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulekit import registry
 from rulekit.content.loader import load_content
 from rulekit.content.model import Card, Content
 from rulekit.content.rules import merge_rules, read_rules
 from rulekit.content.yamlpos import Located, Span, read_yaml
 from rulekit.core import board as B
-from rulekit.language import ast
 from rulekit.language.checker import Checked
 from rulekit.language.diagnostics import ContentError, Diagnostic, nearest
 from rulekit.scenarios.board_text import parse_board
@@ -35,7 +33,6 @@ ACTION_WORDS = ("bury", "relocate", "play", "execute", "switch")
 ANSWER_WORDS = ("pass", "done", "none")
 COMPARISON = re.compile(r"^\s*(==|!=|>=|<=|>|<|=)?\s*(-?\d+)\s*$")
 CELL_KEY = re.compile(r"^cell \(\s*(\d)\s*,\s*(\d)\s*\)$")
-PLAYER_VALUES = (*registry.TRACKS, "money", *registry.COUNTS, "hand", "tableau", "out", "unlocked")
 
 
 @dataclass(frozen=True)
