@@ -7,6 +7,8 @@ the unit is one point of score.
 
 from __future__ import annotations
 
+import operator
+
 from rulekit.core import board as B
 from rulekit.language import ast
 
@@ -42,58 +44,59 @@ PREVENT = {"death": 1.6, "overthrown": 20.0}
 CHANCE = {"event": 0.15, "happened": 0.3}   # unknown future events, as a probability
 
 
-class Snapshot:
-    """The numbers an estimate reads, taken once per question."""
+TRACKS = ("medical", "disease", "policy", "score", "economy", "money")
 
-    __slots__ = (
-        "counts",
-        "final_penalty",
-        "hand",
-        "key",
-        "obs",
-        "players",
-        "round",
-        "rounds_left",
-        "seat",
-        "tracks",
-        "unlocked",
-    )
+
+class Snapshot:
+    """The numbers an estimate reads, taken once per question, and the parameters of the reading under way.
+
+    `key` tells two snapshots of the same numbers apart from the rest: the agent keeps what it
+    worked out while the key stays the same.
+    """
+
+    __slots__ = ("as_subject", "base", "c", "final_penalty", "fk", "force", "hand", "key", "obs", "players", "pu0",
+                 "r", "round", "rounds_left", "seal", "seat", "t", "unlocked", "uses", "without")
 
     def __init__(self, obs, seat: int):
         self.obs, self.seat = obs, seat
-        self.tracks = {name: obs.track(seat, name) for name in ("medical", "disease", "policy", "score", "economy", "money")}
-        counts = dict.fromkeys(STATES, 0)
-        board = obs.board
-        for i in obs.geometry.cells_of[seat]:
-            s = board[i]
-            if s == B.HEALTHY:
-                counts["healthy"] += 1
-            elif s == B.MILD:
-                counts["mild"] += 1
-            elif s == B.SEVERE:
-                counts["severe"] += 1
-            elif s == B.DEAD:
-                counts["dead"] += 1
-            elif s == B.TILE:
-                counts["tiles"] += 1
-        self.counts = counts
-        self.hand = obs.hand_size(seat)
-        self.round = obs.round
-        self.players = len(obs.in_order())
-        self.unlocked = obs.unlocked(seat)
-        self.rounds_left = max(1, min(obs.rules.max_rounds - obs.round + 1, obs.events_left))
+        track = obs.track
+        t = self.t = (track(seat, "medical"), track(seat, "disease"), track(seat, "policy"), track(seat, "score"),
+                      track(seat, "economy"), track(seat, "money"))             # TRACKS
+        states = own_cells(obs.geometry, seat)(obs.board)
+        c = self.c = (states.count(B.HEALTHY), states.count(B.MILD), states.count(B.SEVERE), states.count(B.DEAD),
+                      states.count(B.TILE))                                     # STATES
+        self.base = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, *c, 0.0, 0.0]              # a new Acc, as a list (estgen)
+        self.hand = hand = obs.hand_size(seat)
+        self.round = rnd = obs.round
+        self.players = players = len(obs.in_order())
+        self.unlocked = unlocked = obs.unlocked(seat)
+        self.rounds_left = rl = max(1, min(obs.rules.max_rounds - rnd + 1, obs.events_left))
+        self.r = rl * LASTING
         self.final_penalty = obs.quantity(seat, "final_penalty", 0)
-        self.key = (obs.round, obs.phase, *self.tracks.values(), *counts.values(), self.hand,
-                    self.unlocked, len(obs.tableau(seat)), self.players)
+        self.key = (rnd, obs.phase, t, c, hand, unlocked, len(obs.tableau(seat)), players)
+        # Worked out at most once a question, when first needed: policy_utility at today's policy,
+        # seal_value, and quantities without one card's modifier.
+        self.pu0 = self.seal = self.without = None
+        # The reading under way (Walker's parameters, for the generated reading): uses, the answer
+        # forced at the first choice of kind fk, and whether the player is the subject of every block.
+        self.uses, self.fk, self.force, self.as_subject = 1, None, None, False
+
+    @property
+    def tracks(self) -> dict[str, int]:
+        return dict(zip(TRACKS, self.t))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return dict(zip(STATES, self.c))
 
     def quantity_base(self, name: str) -> int:
-        rules, t = self.obs.rules, self.tracks
+        rules, t = self.obs.rules, self.t
         if name == "new_mild":
-            return t["disease"] // 3
+            return t[1] // 3
         if name in ("new_severe", "new_dead"):
-            return t["disease"] // 4
+            return t[1] // 4
         if name == "income":
-            return t["economy"] + self.counts["healthy"] // 2
+            return t[4] + self.c[0] // 2
         if name == "mild_cost":
             return rules.mild_cost
         if name == "severe_cost":
@@ -476,37 +479,82 @@ def lasting(card, snap: Snapshot, uses: int = 1) -> float:
 def seal_value(snap: Snapshot) -> float:
     """Points per round of `seal border`: the cross-border infections it would block now, as
     fewer new mild (at most about one neighbour's contagion a round), plus a little for later."""
-    obs, seat = snap.obs, snap.seat
-    geo = obs.geometry
-    board, owner, nb = obs.board, geo.owner, geo.neighbours
-    threatened = sum(
-        1 for i in geo.cells_of[seat]
-        if board[i] == B.HEALTHY and any(owner[j] != seat and board[j] in (B.MILD, B.SEVERE, B.DEAD) for j in nb[i])
-    )
-    return QUANTITY["new_mild"][0] * min(threatened, 3) + 0.2
+    if snap.seal is None:
+        board = snap.obs.board
+        threatened = sum(1 for i, across in borders(snap.obs.geometry, snap.seat)
+                         if board[i] == B.HEALTHY and any(board[j] in (B.MILD, B.SEVERE, B.DEAD) for j in across))
+        snap.seal = QUANTITY["new_mild"][0] * min(threatened, 3) + 0.2
+    return snap.seal
+
+
+_per_geometry: dict[tuple[int, str, int], tuple] = {}
+
+
+def _of_geometry(geo, what: str, seat: int, make):
+    """Something worked out once per geometry and seat (a game's geometry is shared, B.geometry)."""
+    key = (id(geo), what, seat)
+    hit = _per_geometry.get(key)
+    if hit is None or hit[0] is not geo:
+        hit = _per_geometry[key] = (geo, make())
+    return hit[1]
+
+
+def borders(geo, seat: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """A seat's cells that touch another seat's board, each with the cells across the border."""
+    return _of_geometry(geo, "borders", seat, lambda: tuple(
+        (i, across) for i in geo.cells_of[seat] if (across := tuple(j for j in geo.neighbours[i] if geo.owner[j] != seat))))
+
+
+def own_cells(geo, seat: int):
+    """A function from the board to the states of a seat's cells (a tuple)."""
+    return _of_geometry(geo, "cells", seat, lambda: states_of(geo.cells_of[seat]))
+
+
+def around(geo) -> tuple:
+    """Per cell index, a function from the board to its neighbours' states (a tuple)."""
+    return _of_geometry(geo, "around", -1, lambda: tuple(states_of(nb) for nb in geo.neighbours))
+
+
+def states_of(cells: tuple[int, ...]):
+    """A function from the board to the states of these cells, as a tuple (itemgetter, made safe for one cell)."""
+    if len(cells) > 1:
+        return operator.itemgetter(*cells)
+    return lambda board: tuple(board[i] for i in cells)
 
 
 def modifier(item: ast.Modify, snap: Snapshot, uses: int, card_id: str) -> float:
     """Points per round of one `modify` declaration, given the player's other modifiers."""
-    weight, better = QUANTITY.get(item.quantity, (0.0, 1))
-    d = Walker(snap, uses=uses).num(item.expr, Acc(snap))
-    base = snap.quantity_base(item.quantity)
-    cur = quantity_without(snap, item.quantity, base, card_id)
+    return modifier_of(Walker(snap, uses=uses).num(item.expr, Acc(snap)), item.quantity, item.floor, snap, card_id)
+
+
+def modifier_of(d, quantity: str, floor: int | None, snap: Snapshot, card_id: str) -> float:
+    """Points per round of a modifier that changes a quantity by d."""
+    weight, better = QUANTITY.get(quantity, (0.0, 1))
+    base = snap.quantity_base(quantity)
+    cur = quantity_without(snap, quantity, base, card_id)
     new = cur + d
-    if item.floor is not None:
-        new = max(new, min(item.floor, base))
+    if floor is not None:
+        new = max(new, min(floor, base))
     new = max(0, new)
     return (new - cur) * better * weight
 
 
 def quantity_without(snap: Snapshot, name: str, base: int, card_id: str) -> int:
     """The quantity under the player's other active modifiers, so a card never discounts itself."""
-    return max(0, snap.obs.quantity(snap.seat, name, base, without=card_id))
+    if snap.without is None:
+        snap.without = {}
+    key = (name, base, card_id)
+    if key not in snap.without:
+        snap.without[key] = max(0, snap.obs.quantity(snap.seat, name, base, without=card_id))
+    return snap.without[key]
 
 
 def final_penalty(item: ast.Modify, snap: Snapshot) -> float:
     """A lower final penalty is worth half a point per negative policy I hold (and one to come)."""
-    d = Walker(snap).num(item.expr, Acc(snap))
+    return final_penalty_of(Walker(snap).num(item.expr, Acc(snap)), snap)
+
+
+def final_penalty_of(d, snap: Snapshot) -> float:
     negative = sum(1 for e in snap.obs.tableau(snap.seat) if e.card.score < 0)
     return -d * 0.5 * (1 + negative)
 
@@ -514,16 +562,21 @@ def final_penalty(item: ast.Modify, snap: Snapshot) -> float:
 def handler_value(h: ast.Handler, snap: Snapshot, uses: int, per_round: float) -> float:
     trigger = h.event if h.form in ("when", "once") else None
     body = worth(Walker(snap, trigger=trigger, uses=uses).run(h.body), snap)
+    return handler_worth(body, trigger, h.form == "once", snap, per_round)
+
+
+def handler_worth(body: float, trigger: str | None, once: bool, snap: Snapshot, per_round: float) -> float:
+    """A lasting handler worth `body` each time it runs, by how often its trigger comes."""
     if trigger == "overthrown":
-        p = snap.tracks["policy"]
+        p = snap.t[2]
         return body * (1.0 if p <= -6 else 0.3 if p <= -3 else 0.05)
     if trigger == "death":
-        rate = max(0.3, min(snap.counts["severe"], snap.quantity_base("new_dead")))
+        rate = max(0.3, min(snap.c[2], snap.quantity_base("new_dead")))
     elif trigger is not None:
         rate = TRIGGER_RATE.get(trigger, 0.3)
     else:
         rate = 1.0
-    if h.form == "once":
+    if once:
         return body * min(1.0, rate * snap.rounds_left)
     return body * rate * per_round
 
