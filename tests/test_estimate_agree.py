@@ -107,6 +107,10 @@ def compare_card(obs, seat: int, card, where: str) -> None:
             agree("worth", E.worth(ref, r), estgen.worth(got, w), f"{at}, uses {uses}")
         else:
             agree("on play", ref, got, at)
+    for uses in (1, 2, 3):
+        for again in (False, True):
+            agree("play value", outcome(lambda: list(E.play_value(card, r, uses, again))),
+                  outcome(lambda: list(est.value(w, uses, again))), f"{at}, uses {uses}, again {again}")
     for uses in (0, 1, 2, 3):
         agree("lasting", outcome(lambda: E.lasting(card, r, uses)), outcome(lambda: est.lasting(w, uses)),
               f"{at}, uses {uses}")

@@ -69,9 +69,22 @@ def _weight(wa):
 
 def _mix(parts):
     """estimate.Acc.mix on lists (the same sums: sum() of the same terms in the same order)."""
+    if len(parts) == 2:
+        (u, a), (v, b) = parts
+        return _mix2(u, a, v, b)
     out = max(parts, key=_weight)[1][:]
     out[:SLOTS] = [sum([w * a[k] for w, a in parts]) for k in range(SLOTS)]
     return out
+
+
+def _mix2_source() -> str:
+    """_mix of two outcomes, one line: each slot's sum written out (the commonest mix: if/else, one player block)."""
+    sums = ", ".join(f"sum((u * a[{k}], v * b[{k}]))" for k in range(SLOTS))
+    return (f"def _mix2(u, a, v, b):\n    out = (b if v > u else a)[:]\n    out[:{SLOTS}] = ({sums})\n"
+            "    return out\n")
+
+
+exec(compile(_mix2_source(), "<rulekit estimate mix>", "exec"), globals())
 
 
 def _branch(w, a, options, take, rest):
@@ -91,36 +104,34 @@ def _branch(w, a, options, take, rest):
     return best
 
 
-def _worth_source() -> str:
-    """estimate.worth over a list, written out from PER_ROUND and TRACK_RANGE (one loop turn per line).
-
-    `y if y > lo else lo` is max(lo, y) and `y if y < hi else hi` is min(hi, y), the same object
-    either way, without two calls."""
-    lines = ["def worth(a, w):",
-             "    t = w.t",
-             "    r = w.r",
-             f"    v = a[{EXTRA}] + a[{TRACK['score']}] + a[{TRACK['money']}] * {E.MONEY!r}"]
+def _worth_lines() -> list[str]:
+    """estimate.worth of the list `a` to the snapshot `w`, leaving it in `v`: written out from PER_ROUND
+    and TRACK_RANGE, one loop turn per line. `y if y > lo else lo` is max(lo, y) and
+    `y if y < hi else hi` is min(hi, y), the same object either way, without two calls."""
+    lines = ["t = w.t",
+             "r = w.r",
+             f"v = a[{EXTRA}] + a[{TRACK['score']}] + a[{TRACK['money']}] * {E.MONEY!r}"]
     for track, per in E.PER_ROUND.items():
         lo, hi = E.TRACK_RANGE[track]
         k = TRACK[track]
-        lines += [f"    y = t[{k}] + a[{k}]",
-                  f"    y = y if y > {lo!r} else {lo!r}",
-                  f"    v += ((y if y < {hi!r} else {hi!r}) - t[{k}]) * {per!r} * r"]
+        lines += [f"y = t[{k}] + a[{k}]",
+                  f"y = y if y > {lo!r} else {lo!r}",
+                  f"v += ((y if y < {hi!r} else {hi!r}) - t[{k}]) * {per!r} * r"]
     p = TRACK["policy"]
     # With no change of policy the reference adds utility(p + 0.0) - utility(p), which is 0.0 exactly.
-    lines += [f"    if a[{p}]:",
-              "        u = w.pu0",
-              "        if u is None:",
-              f"            u = w.pu0 = policy_utility(t[{p}], w.rounds_left)",
-              f"        v += policy_utility(t[{p}] + a[{p}], w.rounds_left) - u",
-              "    else:",
-              "        v += 0.0",
-              "    return v"]
-    return "\n".join(lines) + "\n"
+    lines += [f"if a[{p}]:",
+              "    u = w.pu0",
+              "    if u is None:",
+              f"        u = w.pu0 = policy_utility(t[{p}], w.rounds_left)",
+              f"    v += policy_utility(t[{p}] + a[{p}], w.rounds_left) - u",
+              "else:",
+              "    v += 0.0"]
+    return lines
 
 
 _ns: dict = {"policy_utility": E.policy_utility}
-exec(compile(_worth_source(), "<rulekit estimate worth>", "exec"), _ns)
+exec(compile("def worth(a, w):\n" + "".join(f"    {x}\n" for x in _worth_lines()) + "    return v\n",
+             "<rulekit estimate worth>", "exec"), _ns)
 worth = _ns["worth"]
 worth.__doc__ = "Points the effects found (a list) are worth to the snapshot's player: estimate.worth."
 
@@ -134,10 +145,11 @@ class CardEstimate:
     the parameters of the reading (estimate.Walker's), set by whoever calls.
     """
 
-    __slots__ = ("play", "setup", "lasting", "react", "forced", "names", "source")
+    __slots__ = ("play", "value", "setup", "lasting", "react", "forced", "names", "source")
 
     def __init__(self, fns: dict, forced: dict, names: dict[str, int], source: str):
         self.play = fns["play"]          # (w) -> list: the effects of `on play`
+        self.value = fns["value"]        # (w, uses, again) -> (worth, policy change): estimate.play_value
         self.setup = fns["setup"]        # (w) -> float: the worth of `on setup`
         self.lasting = fns["lasting"]    # (w, uses) -> float: estimate.lasting
         self.react = fns["react"]        # (w) -> float: estimate.react_value
@@ -238,10 +250,12 @@ class _Gen:
         self.out.append("def react(w):\n    w.uses = 1\n"
                         + (f"    return max([{', '.join(react)}])\n" if react else "    return 0.0\n"))
         self.lasting()
+        self.play_value(bodies)
         source = "".join(self.out)
         ns = {"ERRORS": ERRORS, "UNB": UNBOUND, "ENV": [UNBOUND] * len(self.slots), "worth": worth,
               "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
-              "_missing": _missing, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW, "E": E, "card": card}
+              "_missing": _missing, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW, "E": E, "card": card,
+              "policy_utility": E.policy_utility}
         exec(compile(source, f"<rulekit estimate {card.id}>", "exec"), ns)
         forced = {}
         for kind in KINDS:
@@ -249,6 +263,29 @@ class _Gen:
             if k is not None:
                 forced[kind] = (self.handlers[k], ns[f"h{k}"])
         return CardEstimate(ns, forced, dict(self.slots), source)
+
+    def play_value(self, bodies: dict) -> None:
+        """estimate.play_value: the worth of playing the card now (again: of executing it once more)."""
+        card = self.card
+        lines = ["def value(w, uses, again):", "    w.uses = uses", f"    a = {self.new_acc()}"]
+        lines += [f"    a = {bodies[k]}(w, a)" for k, h in enumerate(self.handlers) if h.form == "on" and h.event == "play"]
+        lines += ["    " + x for x in _worth_lines()]
+        if self.lasting_items():
+            again, first = "lasting(w, uses) - lasting(w, uses - 1)", "lasting(w, uses)"
+        else:
+            again, first = "0.0 - 0.0", "0.0"      # what lasting() gives a card with nothing lasting
+        end = repr(card.score) if card.score >= 0 else f"min(0, {card.score!r} - w.final_penalty)"
+        lines += ["    if again:", f"        v += {again}", "    else:", f"        v += {first} + {end}",
+                  f"    return v, a[{TRACK['policy']}]"]
+        self.out.append("\n".join(lines) + "\n")
+
+    def lasting_items(self) -> list:
+        """The items estimate.lasting counts."""
+        program = self.card.effect
+        if program is None:
+            return []
+        return [item for item in program.items if isinstance(item, (ast.Modify, ast.Shield, ast.Seal)) or (
+            isinstance(item, ast.Handler) and item.form != "react" and item.event not in ("play", "setup"))]
 
     def lasting(self) -> None:
         """estimate.lasting, with the card's items unrolled."""

@@ -54,32 +54,33 @@ class Snapshot:
     worked out while the key stays the same.
     """
 
-    __slots__ = ("as_subject", "base", "c", "final_penalty", "fk", "force", "hand", "key", "obs", "players", "pu0",
-                 "r", "round", "rounds_left", "seal", "seat", "t", "unlocked", "uses", "without")
+    __slots__ = ("__dict__", "base", "c", "final_penalty", "hand", "key", "obs", "players", "r", "round",
+                 "rounds_left", "seat", "t", "unlocked")
+    # Worked out at most once a question, when first needed: policy_utility at today's policy,
+    # seal_value, and quantities without one card's modifier.
+    pu0 = seal = without = None
+    # The reading under way (Walker's parameters, for the generated reading): uses, the answer
+    # forced at the first choice of kind fk, and whether the player is the subject of every block.
+    uses, fk, force, as_subject = 1, None, None, False
 
     def __init__(self, obs, seat: int):
         self.obs, self.seat = obs, seat
-        track = obs.track
+        track, count = obs.track, obs.count
         t = self.t = (track(seat, "medical"), track(seat, "disease"), track(seat, "policy"), track(seat, "score"),
                       track(seat, "economy"), track(seat, "money"))             # TRACKS
-        states = own_cells(obs.geometry, seat)(obs.board)
-        c = self.c = (states.count(B.HEALTHY), states.count(B.MILD), states.count(B.SEVERE), states.count(B.DEAD),
-                      states.count(B.TILE))                                     # STATES
+        c = self.c = (count(seat, "healthy"), count(seat, "mild"), count(seat, "severe"), count(seat, "dead"),
+                      count(seat, "tiles"))                                     # STATES
         self.base = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, *c, 0.0, 0.0]              # a new Acc, as a list (estgen)
         self.hand = hand = obs.hand_size(seat)
         self.round = rnd = obs.round
         self.players = players = len(obs.in_order())
         self.unlocked = unlocked = obs.unlocked(seat)
-        self.rounds_left = rl = max(1, min(obs.rules.max_rounds - rnd + 1, obs.events_left))
+        left, events = obs.rules.max_rounds - rnd + 1, obs.events_left
+        rl = events if events < left else left
+        self.rounds_left = rl = rl if rl > 1 else 1                            # max(1, min(left, events))
         self.r = rl * LASTING
         self.final_penalty = obs.quantity(seat, "final_penalty", 0)
         self.key = (rnd, obs.phase, t, c, hand, unlocked, len(obs.tableau(seat)), players)
-        # Worked out at most once a question, when first needed: policy_utility at today's policy,
-        # seal_value, and quantities without one card's modifier.
-        self.pu0 = self.seal = self.without = None
-        # The reading under way (Walker's parameters, for the generated reading): uses, the answer
-        # forced at the first choice of kind fk, and whether the player is the subject of every block.
-        self.uses, self.fk, self.force, self.as_subject = 1, None, None, False
 
     @property
     def tracks(self) -> dict[str, int]:
@@ -446,6 +447,18 @@ def handlers(card, form: str | None = None, event: str | None = None):
     return tuple(h for h in program.handlers if (form is None or h.form == form) and (event is None or h.event == event))
 
 
+def play_value(card, snap: Snapshot, uses: int = 1, again: bool = False) -> tuple[float, float]:
+    """(worth before price, policy change) of playing a card now, or of executing it again (its
+    lasting effects then count for one more use)."""
+    acc = on_play(card, snap, uses)
+    v = worth(acc, snap)
+    if again:
+        v += lasting(card, snap, uses) - lasting(card, snap, uses - 1)
+    else:
+        v += lasting(card, snap, uses) + endgame(card, snap)
+    return v, acc.d["policy"]
+
+
 def on_play(card, snap: Snapshot, uses: int = 1) -> Acc:
     """The effects of the card's `on play`, as the player would resolve it now."""
     acc = Acc(snap)
@@ -490,7 +503,7 @@ def seal_value(snap: Snapshot) -> float:
 _per_geometry: dict[tuple[int, str, int], tuple] = {}
 
 
-def _of_geometry(geo, what: str, seat: int, make):
+def of_geometry(geo, what: str, seat: int, make):
     """Something worked out once per geometry and seat (a game's geometry is shared, B.geometry)."""
     key = (id(geo), what, seat)
     hit = _per_geometry.get(key)
@@ -501,18 +514,8 @@ def _of_geometry(geo, what: str, seat: int, make):
 
 def borders(geo, seat: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """A seat's cells that touch another seat's board, each with the cells across the border."""
-    return _of_geometry(geo, "borders", seat, lambda: tuple(
+    return of_geometry(geo, "borders", seat, lambda: tuple(
         (i, across) for i in geo.cells_of[seat] if (across := tuple(j for j in geo.neighbours[i] if geo.owner[j] != seat))))
-
-
-def own_cells(geo, seat: int):
-    """A function from the board to the states of a seat's cells (a tuple)."""
-    return _of_geometry(geo, "cells", seat, lambda: states_of(geo.cells_of[seat]))
-
-
-def around(geo) -> tuple:
-    """Per cell index, a function from the board to its neighbours' states (a tuple)."""
-    return _of_geometry(geo, "around", -1, lambda: tuple(states_of(nb) for nb in geo.neighbours))
 
 
 def states_of(cells: tuple[int, ...]):

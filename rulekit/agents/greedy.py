@@ -7,7 +7,7 @@ import random
 from rulekit.agents import estgen
 from rulekit.agents import estimate as E
 from rulekit.core import board as B
-from rulekit.core.questions import DONE, Ask, Observation, Question
+from rulekit.core.questions import CELLS, DONE, Ask, Observation, Question
 
 PLAY_MARGIN = 0.25     # a card is played when its worth beats its price by this many points
 BID_RESERVE = 2        # coins kept back when bidding
@@ -62,6 +62,7 @@ class GreedyAgent:
         self._switched: set = set()     # (round, card id): switch a card at most once a round
         self._cards: dict = {}          # card id or name -> (card, its reading, playable): a game's content stays put
         self._on = {kind: getattr(self, "on_" + kind.value, self.on_other) for kind in Ask}
+        self._geo = self._cell = None
 
     def choose(self, obs: Observation, q: Question) -> int:
         return self._on.get(q.kind, self.on_other)(obs, q)
@@ -73,10 +74,32 @@ class GreedyAgent:
             self._cache_key, self._cache = snap.key, {}
         return snap
 
-    def best(self, values: list, indexes) -> int:
-        """The index (from indexes) of the highest value; ties go to the agent's generator."""
-        low = max(values) - 1e-9
-        return self.rng.choice([k for v, k in zip(values, indexes) if v >= low])
+    def best(self, values: list, indexes=None) -> int:
+        """The index (from indexes, or of values) of the highest value; ties go to the agent's generator."""
+        top = max(values)
+        if type(top) is int and values.count(top) == 1:     # one best whole number: no list of ties
+            ties = [values.index(top) if indexes is None else indexes[values.index(top)]]
+        else:
+            low = top - 1e-9
+            ties = [k for k, v in enumerate(values) if v >= low] if indexes is None else \
+                [k for v, k in zip(values, indexes) if v >= low]
+        return ties[self.below(len(ties))]
+
+    def below(self, n: int) -> int:
+        """A number below n from the agent's generator, drawn as self.rng.choice draws an index
+        (random.Random._randbelow), without its two calls; tests/test_greedy_agent.py checks they agree."""
+        getrandbits = self.rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+
+    def cells(self, geo) -> dict:
+        """Cell -> (index, its neighbours' states as a function of the board, mine?), for the game's geometry."""
+        if self._geo is not geo:
+            self._geo, self._cell = geo, cell_table(geo, self.seat)
+        return self._cell
 
     def card(self, obs, ref: str) -> tuple:
         """(card, its generated estimate, playable) of a card id or name."""
@@ -91,18 +114,12 @@ class GreedyAgent:
         return {e.card.name for e in obs.tableau(self.seat)}
 
     def play_worth(self, snap: E.Snapshot, card, est, uses: int = 1, again: bool = False) -> tuple[float, float]:
-        """(worth before price, policy change) of playing a card now, or executing it again."""
+        """(worth before price, policy change) of playing a card now, or executing it again
+        (estimate.play_value), kept while the snapshot's key stays the same."""
         key = (card.id, uses, again)
         hit = self._cache.get(key)
         if hit is None:
-            snap.uses = uses
-            acc = est.play(snap)
-            v = estgen.worth(acc, snap)
-            if again:
-                v += est.lasting(snap, uses) - est.lasting(snap, uses - 1)
-            else:
-                v += est.lasting(snap, uses) + E.endgame(card, snap)
-            hit = self._cache[key] = (v, acc[POLICY])
+            hit = self._cache[key] = est.value(snap, uses, again)
         return hit
 
     def card_worth(self, obs, snap: E.Snapshot, names: set, ref: str) -> float:
@@ -127,12 +144,13 @@ class GreedyAgent:
         for ref in q.options:
             est = self.card(obs, ref)[1]
             values.append(est.setup(snap) + est.lasting(snap, 1))
-        return self.best(values, range(len(values)))
+        return self.best(values)
 
     def on_strategy(self, obs, q: Question) -> int:
         costs = obs.strategy_costs()
         money = obs.track(self.seat, "money")
-        free = max(s for s in q.options if costs[s] == 0) if any(costs[s] == 0 for s in q.options) else min(q.options)
+        free = [s for s in q.options if costs[s] == 0]
+        free = max(free) if free else min(q.options)
         paid = [s for s in q.options if s > free and money - costs[s] >= 6]
         return q.options.index(max(paid) if paid else free)
 
@@ -210,9 +228,9 @@ class GreedyAgent:
             if c != DONE:
                 cells = True
                 s = board[c[0] * B.SIZE + c[1]]
-                if s == B.SEVERE:
+                if s == SEVERE:
                     severe.append(k)
-                elif s == B.MILD:
+                elif s == MILD:
                     mild.append(k)
         if not cells:
             return opts.index(DONE)
@@ -223,12 +241,8 @@ class GreedyAgent:
             pool = severe
         else:
             pool = mild or severe
-        around = E.around(obs.geometry)
-        values = []
-        for k in pool:
-            c = opts[k]
-            values.append(around[c[0] * B.SIZE + c[1]](board).count(B.HEALTHY))
-        return self.best(values, pool)
+        cell = self.cells(obs.geometry)
+        return self.best([cell[opts[k]][1](board).count(HEALTHY) for k in pool], pool)
 
     def on_cell(self, obs, q: Question) -> int:
         word = q.text.partition(":")[0].partition(" ")[0]
@@ -239,23 +253,17 @@ class GreedyAgent:
         return self.rng.randrange(len(q.options))
 
     def pick_good(self, obs, cells) -> int:
-        board, around = obs.board, E.around(obs.geometry)
-        values = []
-        for c in cells:
-            i = c[0] * B.SIZE + c[1]
-            values.append(GOOD_FIRST.get(board[i], 0) * 10 + around[i](board).count(B.HEALTHY))
-        return self.best(values, range(len(values)))
+        board = obs.board
+        return self.best([GOOD_FIRST.get(board[i], 0) * 10 + around(board).count(HEALTHY)
+                          for i, around, _ in map(self.cells(obs.geometry).__getitem__, cells)])
 
     def pick_harm(self, obs, cells, word: str) -> int:
-        first = KILL_FIRST if word == "kill" else {}
-        board, geo = obs.board, obs.geometry
-        around, owner, seat = E.around(geo), geo.owner, self.seat
-        values = []
-        for c in cells:
-            i = c[0] * B.SIZE + c[1]
-            h = around[i](board).count(B.HEALTHY)
-            values.append(first.get(board[i], 0) * 10 + (-h if owner[i] == seat else h))
-        return self.best(values, range(len(values)))
+        board = obs.board
+        cells = list(map(self.cells(obs.geometry).__getitem__, cells))
+        values = [-around(board).count(HEALTHY) if mine else around(board).count(HEALTHY) for _, around, mine in cells]
+        if word == "kill":
+            values = [KILL_FIRST.get(board[i], 0) * 10 + v for (i, _, _), v in zip(cells, values)]
+        return self.best(values)
 
     def on_arrange(self, obs, q: Question) -> int:
         diagonal = B.CORNER_DIAGONALS[self.seat]
@@ -264,7 +272,7 @@ class GreedyAgent:
         for c in q.options:
             dist = min(abs(c[0] - r) + abs(c[1] - k) for r, k in diagonal)
             values.append(dist if infected else -dist)
-        return self.best(values, range(len(values)))
+        return self.best(values)
 
     def on_amount(self, obs, q: Question) -> int:
         k = self.forced(obs, q, "amount")
@@ -310,12 +318,12 @@ class GreedyAgent:
     def on_keep(self, obs, q: Question) -> int:
         snap, names = self.snapshot(obs), self.names(obs)
         values = [self.card_worth(obs, snap, names, ref) for ref in q.options]
-        return self.best(values, range(len(values)))
+        return self.best(values)
 
     def on_discard(self, obs, q: Question) -> int:
         snap, names = self.snapshot(obs), self.names(obs)
         values = [-self.card_worth(obs, snap, names, ref) for ref in q.options]
-        return self.best(values, range(len(values)))
+        return self.best(values)
 
     def on_offer(self, obs, q: Question) -> int:
         snap, names = self.snapshot(obs), self.names(obs)
@@ -330,7 +338,9 @@ class GreedyAgent:
 
     def on_bid(self, obs, q: Question) -> int:
         snap = self.snapshot(obs)
-        worth = self.card_worth(obs, snap, self.names(obs), q.card)
+        name = self.card(obs, q.card)[0].name
+        worth = self.card_worth(obs, snap, {name} if any(e.card.name == name for e in obs.tableau(self.seat)) else (),
+                                q.card)
         top = q.options[-1]                 # bids are 0 … money, ascending
         bid = int(worth / E.MONEY * 0.5)
         return q.options.index(max(0, min(bid, top - BID_RESERVE)))
@@ -340,6 +350,13 @@ class GreedyAgent:
 
 
 POLICY = estgen.TRACK["policy"]
+HEALTHY, MILD, SEVERE = B.HEALTHY, B.MILD, B.SEVERE
+
+
+def cell_table(geo, seat: int) -> dict:
+    """Cell -> (index, its neighbours' states as a function of the board, owned by seat?), made once per geometry."""
+    return E.of_geometry(geo, "cell table", seat, lambda: {
+        CELLS[i]: (i, E.states_of(geo.neighbours[i]), geo.owner[i] == seat) for i in range(len(CELLS))})
 GOOD = ("cure", "treat", "remove")
 HARM = ("reveal", "contagion", "deaths", "worsening", "kill", "infect", "worsen")
 GOOD_FIRST = {B.DEAD: 3, B.SEVERE: 2, B.MILD: 1, B.HEALTHY: -10}   # cures and removals: dead first, then severe, mild
