@@ -106,13 +106,17 @@ def _branch(w, a, options, take, rest):
 
 def _worth_lines() -> list[str]:
     """estimate.worth of the list `a` to the snapshot `w`, leaving it in `v`: written out from PER_ROUND
-    and TRACK_RANGE, one loop turn per line. `y if y > lo else lo` is max(lo, y) and
-    `y if y < hi else hi` is min(hi, y), the same object either way, without two calls."""
-    lines = ["t = w.t",
+    and TRACK_RANGE, one loop turn per line, with the same values at every step:
+
+    - `y if y > lo else lo` is max(lo, y) and `y if y < hi else hi` is min(hi, y), without two calls;
+    - the tracks and the bounds are read as floats (w.tf): a track delta is always a float, and an
+      int meets a float as the float of the same value, so every sum and difference is the same
+      number, reached by the interpreter's faster float operations."""
+    lines = ["t = w.tf",
              "r = w.r",
              f"v = a[{EXTRA}] + a[{TRACK['score']}] + a[{TRACK['money']}] * {E.MONEY!r}"]
     for track, per in E.PER_ROUND.items():
-        lo, hi = E.TRACK_RANGE[track]
+        lo, hi = (float(x) for x in E.TRACK_RANGE[track])
         k = TRACK[track]
         lines += [f"y = t[{k}] + a[{k}]",
                   f"y = y if y > {lo!r} else {lo!r}",
@@ -122,7 +126,7 @@ def _worth_lines() -> list[str]:
     lines += [f"if a[{p}]:",
               "    u = w.pu0",
               "    if u is None:",
-              f"        u = w.pu0 = policy_utility(t[{p}], w.rounds_left)",
+              f"        u = w.pu0 = policy_utility(w.t[{p}], w.rounds_left)",
               f"    v += policy_utility(t[{p}] + a[{p}], w.rounds_left) - u",
               "else:",
               "    v += 0.0"]
@@ -394,7 +398,7 @@ class _Gen:
                 return [f"a[{k}] += {v}"]
             if s.op == "-=":
                 return [f"a[{k}] += -{v}"]
-            return [f"v = {v}", f"a[{k}] += v - (w.t[{k}] + a[{k}])"]
+            return [f"v = {v}", f"a[{k}] += v - (w.tf[{k}] + a[{k}])"]
         if isinstance(s, ast.Let):
             return [f"a[{self.slots[s.name]}] = {self.value(s.expr)}"]
         if isinstance(s, ast.If):
@@ -408,7 +412,8 @@ class _Gen:
             return [f"a[{TRACK['money']}] -= {self.num(s.amount)}"]
         if isinstance(s, ast.Pay):
             m = TRACK["money"]
-            out = [f"n = {self.num(s.amount)}", f"paid = min(n, {self.money()})", f"a[{m}] -= paid"]
+            out = [f"n = {self.num(s.amount)}", f"paid = {self.money()}", "paid = paid if paid < n else n",
+                   f"a[{m}] -= paid"]
             if s.as_name:
                 out.append(f"a[{self.slots[s.as_name]}] = n - paid")
             return out
@@ -462,18 +467,24 @@ class _Gen:
         return out
 
     def verb(self, s: ast.VerbStmt, answer: str | None) -> list[str]:
-        """Walker.verb: lines leaving the number of cells taken in `n`."""
+        """Walker.verb: lines leaving the number of cells taken in `n`. `y if y < x else x` is min(x, y)
+        and `y if y > x else x` is max(x, y): the same object, without the calls."""
         tiles = COUNT["tiles"]
         if s.verb in ("reveal", "arrange"):
             out = [f"n = {answer}" if answer is not None else f"n = {self.amount(s, f'a[{tiles}]')}",
-                   f"n = max(0, min(int(n), int(a[{tiles}])))",
+                   f"n, m = int(n), int(a[{tiles}])",
+                   "n = m if m < n else n",
+                   "n = n if n > 0 else 0",                         # max(0, min(int(n), int(tiles)))
                    f"a[{EXTRA}] += {(E.REVEAL if s.verb == 'reveal' else 0.15)!r} * n"]
             if s.verb == "reveal":
                 out.append(f"a[{tiles}] -= n")
             return out
         out = [f"avail = {self.available(s)}",
                f"n = {answer}" if answer is not None else f"n = {self.amount(s, 'avail')}",
-               "left = max(0, min(int(n), avail))"]
+               "left = int(n)",
+               "left = avail if avail < left else left",
+               "left = left if left > 0 else 0",                    # max(0, min(int(n), avail))
+               "taken = left"]
         if s.verb not in E.VERB_ORDER:
             return out + [f"raise KeyError({s.verb!r})"]
         for state in E.VERB_ORDER[s.verb]:
@@ -481,13 +492,12 @@ class _Gen:
                 return out + [f"raise KeyError({s.kind!r})"]
             if state not in E.KIND_STATES[s.kind]:
                 continue
-            out += ["if left > 0:", f"    k = min(left, int({self.count(state)}))"]
+            out += ["if left > 0:", f"    k = int({self.count(state)})", "    k = k if k < left else left"]
             if s.verb not in E.VERB_TO:
                 return out + [f"    raise KeyError({s.verb!r})"]
             out += ["    " + x for x in self.move(state, E.VERB_TO[s.verb], "k")]
             out.append("    left -= k")
         # `n` is what the reference returns: the cells it set out to take, before the loop.
-        out.insert(3, "taken = left")
         out.append("n = taken")
         return out
 
@@ -521,7 +531,7 @@ class _Gen:
 
     def money(self) -> str:
         m = TRACK["money"]
-        return f"(w.t[{m}] + a[{m}])"
+        return f"(w.tf[{m}] + a[{m}])"
 
     # ---- expressions (Walker.value / num / truth) -------------------------------------------------------------
     def num(self, e) -> str:
@@ -586,7 +596,7 @@ class _Gen:
         """Walker.name for a name no `let` holds."""
         if name in TRACK:
             k = TRACK[name]
-            return f"(w.t[{k}] + a[{k}])"
+            return f"(w.tf[{k}] + a[{k}])"
         if name in COUNT:
             return f"a[{COUNT[name]}]"
         if name in DERIVED:

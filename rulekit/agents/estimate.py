@@ -55,7 +55,7 @@ class Snapshot:
     """
 
     __slots__ = ("__dict__", "base", "c", "final_penalty", "hand", "key", "obs", "players", "r", "round",
-                 "rounds_left", "seat", "t", "unlocked")
+                 "rounds_left", "seat", "t", "tf", "unlocked")
     # Worked out at most once a question, when first needed: policy_utility at today's policy,
     # seal_value, and quantities without one card's modifier.
     pu0 = seal = without = None
@@ -65,22 +65,27 @@ class Snapshot:
 
     def __init__(self, obs, seat: int):
         self.obs, self.seat = obs, seat
-        track, count = obs.track, obs.count
-        t = self.t = (track(seat, "medical"), track(seat, "disease"), track(seat, "policy"), track(seat, "score"),
-                      track(seat, "economy"), track(seat, "money"))             # TRACKS
-        c = self.c = (count(seat, "healthy"), count(seat, "mild"), count(seat, "severe"), count(seat, "dead"),
-                      count(seat, "tiles"))                                     # STATES
+        self.key = rnd, _, t, c, hand, unlocked, _, players = self.key_of(obs, seat)
+        self.t, self.c, self.hand, self.round, self.unlocked, self.players = t, c, hand, rnd, unlocked, players
+        self.tf = tuple(map(float, t))        # the tracks as floats, for the generated reading (estgen)
         self.base = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, *c, 0.0, 0.0]              # a new Acc, as a list (estgen)
-        self.hand = hand = obs.hand_size(seat)
-        self.round = rnd = obs.round
-        self.players = players = len(obs.in_order())
-        self.unlocked = unlocked = obs.unlocked(seat)
         left, events = obs.rules.max_rounds - rnd + 1, obs.events_left
         rl = events if events < left else left
         self.rounds_left = rl = rl if rl > 1 else 1                            # max(1, min(left, events))
         self.r = rl * LASTING
         self.final_penalty = obs.quantity(seat, "final_penalty", 0)
-        self.key = (rnd, obs.phase, t, c, hand, unlocked, len(obs.tableau(seat)), players)
+
+    @staticmethod
+    def key_of(obs, seat: int) -> tuple:
+        """(round, phase, tracks in TRACKS order, counts in STATES order, hand size, unlocked stage,
+        tableau size, players still in): what a snapshot's key holds, read without the rest."""
+        track, count = obs.track, obs.count
+        return (obs.round, obs.phase,
+                (track(seat, "medical"), track(seat, "disease"), track(seat, "policy"), track(seat, "score"),
+                 track(seat, "economy"), track(seat, "money")),
+                (count(seat, "healthy"), count(seat, "mild"), count(seat, "severe"), count(seat, "dead"),
+                 count(seat, "tiles")),
+                obs.hand_size(seat), obs.unlocked(seat), len(obs.tableau(seat)), len(obs.in_order()))
 
     @property
     def tracks(self) -> dict[str, int]:

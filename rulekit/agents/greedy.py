@@ -62,28 +62,48 @@ class GreedyAgent:
         self._switched: set = set()     # (round, card id): switch a card at most once a round
         self._cards: dict = {}          # card id or name -> (card, its reading, playable): a game's content stays put
         self._on = {kind: getattr(self, "on_" + kind.value, self.on_other) for kind in Ask}
-        self._geo = self._cell = None
+        self._obs = self._cell = None
+        self._words: dict[str, str] = {}    # question text -> its first word
 
     def choose(self, obs: Observation, q: Question) -> int:
         return self._on.get(q.kind, self.on_other)(obs, q)
 
     # ---- helpers ------------------------------------------------------------------------------
     def snapshot(self, obs) -> E.Snapshot:
+        """The numbers it weighs cards by; what it worked out under another key is forgotten."""
         snap = E.Snapshot(obs, self.seat)
         if snap.key != self._cache_key:
             self._cache_key, self._cache = snap.key, {}
         return snap
 
+    def no_snapshot(self, obs) -> None:
+        """For a question that weighs no card: forget as snapshot() would, reading only the key, and only
+        when something is kept (an empty cache stays empty whatever the key; the next question that
+        keeps anything takes its own snapshot first)."""
+        if self._cache:
+            key = E.Snapshot.key_of(obs, self.seat)
+            if key != self._cache_key:
+                self._cache_key, self._cache = key, {}
+
     def best(self, values: list, indexes=None) -> int:
         """The index (from indexes, or of values) of the highest value; ties go to the agent's generator."""
-        top = max(values)
-        if type(top) is int and values.count(top) == 1:     # one best whole number: no list of ties
-            ties = [values.index(top) if indexes is None else indexes[values.index(top)]]
+        if len(values) == 1:
+            ties = [0 if indexes is None else indexes[0]]
         else:
-            low = top - 1e-9
-            ties = [k for k, v in enumerate(values) if v >= low] if indexes is None else \
-                [k for v, k in zip(values, indexes) if v >= low]
-        return ties[self.below(len(ties))]
+            top = max(values)
+            if type(top) is int and values.count(top) == 1:     # one best whole number: no list of ties
+                ties = [values.index(top) if indexes is None else indexes[values.index(top)]]
+            else:
+                low = top - 1e-9
+                ties = [k for k, v in enumerate(values) if v >= low] if indexes is None else \
+                    [k for v, k in zip(values, indexes) if v >= low]
+        n = len(ties)
+        if n == 1:              # self.below(1), inline: draw single bits until one is 0
+            getrandbits = self.rng.getrandbits
+            while getrandbits(1):
+                pass
+            return ties[0]
+        return ties[self.below(n)]
 
     def below(self, n: int) -> int:
         """A number below n from the agent's generator, drawn as self.rng.choice draws an index
@@ -95,10 +115,10 @@ class GreedyAgent:
             r = getrandbits(k)
         return r
 
-    def cells(self, geo) -> dict:
-        """Cell -> (index, its neighbours' states as a function of the board, mine?), for the game's geometry."""
-        if self._geo is not geo:
-            self._geo, self._cell = geo, cell_table(geo, self.seat)
+    def cells(self, obs) -> dict:
+        """Cell -> (index, its neighbours' states as a function of the board, mine?), for the observed game."""
+        if self._obs is not obs:
+            self._obs, self._cell = obs, cell_table(obs.geometry, self.seat)
         return self._cell
 
     def card(self, obs, ref: str) -> tuple:
@@ -155,7 +175,6 @@ class GreedyAgent:
         return q.options.index(max(paid) if paid else free)
 
     def on_action(self, obs, q: Question) -> int:
-        snap = self.snapshot(obs)
         opts = q.options
         # The menu comes in a documented order: pass, bury …, relocate …, play …, execute …, switch ….
         # The agent never relocates, so it reads the menu from both ends and skips the relocations.
@@ -177,6 +196,10 @@ class GreedyAgent:
             back.append((j, o))
             j -= 1
         back.reverse()
+        if back:
+            snap = self.snapshot(obs)
+        else:
+            self.no_snapshot(obs)       # pass and burials weigh no card
         values, indexes = [PLAY_MARGIN], [0]
         tableau = bury_cost = None
         for k, o in front + back:
@@ -241,25 +264,27 @@ class GreedyAgent:
             pool = severe
         else:
             pool = mild or severe
-        cell = self.cells(obs.geometry)
+        cell = self.cells(obs)
         return self.best([cell[opts[k]][1](board).count(HEALTHY) for k in pool], pool)
 
     def on_cell(self, obs, q: Question) -> int:
-        word = q.text.partition(":")[0].partition(" ")[0]
-        if word in GOOD:
-            return self.pick_good(obs, q.options)
+        word = self._words.get(q.text)
+        if word is None:
+            word = self._words[q.text] = q.text.partition(":")[0].partition(" ")[0]
         if word in HARM:
             return self.pick_harm(obs, q.options, word)
+        if word in GOOD:
+            return self.pick_good(obs, q.options)
         return self.rng.randrange(len(q.options))
 
     def pick_good(self, obs, cells) -> int:
         board = obs.board
         return self.best([GOOD_FIRST.get(board[i], 0) * 10 + around(board).count(HEALTHY)
-                          for i, around, _ in map(self.cells(obs.geometry).__getitem__, cells)])
+                          for i, around, _ in map(self.cells(obs).__getitem__, cells)])
 
     def pick_harm(self, obs, cells, word: str) -> int:
         board = obs.board
-        cells = list(map(self.cells(obs.geometry).__getitem__, cells))
+        cells = list(map(self.cells(obs).__getitem__, cells))
         values = [-around(board).count(HEALTHY) if mine else around(board).count(HEALTHY) for _, around, mine in cells]
         if word == "kill":
             values = [KILL_FIRST.get(board[i], 0) * 10 + v for (i, _, _), v in zip(cells, values)]
@@ -337,11 +362,16 @@ class GreedyAgent:
         return self.best([-v for v in values], indexes)
 
     def on_bid(self, obs, q: Question) -> int:
+        top = q.options[-1]                 # bids are 0 … money, ascending
+        if top - BID_RESERVE <= 0:
+            # It bids 0 whatever the card is worth. What it would have kept while the snapshot's key
+            # holds could only serve later bids of this auction with the same money: 0 again.
+            self.no_snapshot(obs)
+            return q.options.index(0)
         snap = self.snapshot(obs)
         name = self.card(obs, q.card)[0].name
         worth = self.card_worth(obs, snap, {name} if any(e.card.name == name for e in obs.tableau(self.seat)) else (),
                                 q.card)
-        top = q.options[-1]                 # bids are 0 … money, ascending
         bid = int(worth / E.MONEY * 0.5)
         return q.options.index(max(0, min(bid, top - BID_RESERVE)))
 
