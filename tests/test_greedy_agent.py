@@ -23,22 +23,21 @@ def test_tie_breaks_draw_as_random_choice():
         assert agent.rng.getstate() == reference.getstate()
 
 
+RANK = {"pass": 0, "bury": 1, "relocate": 2, "play": 3, "execute": 3, "switch": 3}
+
+
 class MenuReader(GreedyAgent):
-    """A greedy player that checks, at each action, that the menu holds relocations only in one run
-    between the burials and the cards: what the agent skips without reading."""
+    """A greedy player that checks, at each action, that the menu is pass, then burials, then
+    relocations, then cards: the agent reads it from both ends and skips the relocations unread."""
 
     def __init__(self, seed: int, seat: int, seen: list):
         super().__init__(seed, seat)
         self.seen = seen
 
     def on_action(self, obs, q):
-        verbs = [o[0] for o in q.options]
-        moves = [k for k, v in enumerate(verbs) if v == "relocate"]
-        if moves:
-            assert moves == list(range(moves[0], moves[-1] + 1))
-            assert set(verbs[:moves[0]]) <= {"pass", "bury"}
-            assert set(verbs[moves[-1] + 1:]) <= {"play", "execute", "switch"}
-            self.seen.append(len(moves))
+        ranks = [RANK[o[0]] for o in q.options]
+        assert ranks[0] == 0 and 0 not in ranks[1:] and ranks == sorted(ranks), [o[0] for o in q.options]
+        self.seen.append(ranks.count(2))
         return super().on_action(obs, q)
 
 
@@ -46,4 +45,4 @@ def test_the_action_menu_keeps_relocations_together(content):
     seen: list[int] = []
     for seed, players in ((1, 4), (2, 3), (3, 2)):
         Game.new(content, seed, [MenuReader(seed, s, seen) for s in range(players)], players=players).run()
-    assert len(seen) > 20, "the games must have offered relocations"
+    assert sum(1 for n in seen if n) > 20, "the games must have offered relocations"

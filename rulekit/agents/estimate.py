@@ -1,8 +1,13 @@
 """What a card is worth to a player now: a cheap reading of its effect text, in points, for the greedy agent.
 
-The estimate walks the card's syntax tree once per decision against a snapshot of the player's
-state: no copy of the game, no simulation. Every weight below is a guess a designer can read;
-the unit is one point of score.
+The estimate reads the card's syntax tree against a snapshot of the player's state: no copy of
+the game, no simulation. Every weight below is a guess a designer can read; the unit is one
+point of score.
+
+The Walker below is the reading written as rules. The agent runs the same reading written out
+as Python once per card (rulekit/agents/estgen.py, which takes its weights from here and mirrors
+the Walker step by step): a changed weight reaches both; a changed rule of the Walker must be
+made in estgen too, and tests/test_estimate_agree.py fails until the two give the same numbers.
 """
 
 from __future__ import annotations
@@ -113,12 +118,20 @@ class Snapshot:
 
 
 def policy_utility(p: float, rounds_left: int) -> float:
-    """Concave: a point below 0 costs a point per event phase; near -10 the player may be overthrown."""
+    """Concave: a point below 0 costs a point per event phase; near -10 the player may be overthrown.
+
+    At 0 or above: half a point for each of the first 3, a tenth for each beyond. Below 0: 0.4 a
+    point per round left (5 at most counted), less 1.5 times the square of how far it is below -5;
+    below -10, -60. (min and max written as conditionals: this is weighed hundreds of times a game.)
+    """
     if p < -10:
         return -60.0
     if p >= 0:
-        return 0.5 * min(p, 3) + 0.1 * max(0.0, p - 3)
-    return p * 0.4 * min(rounds_left, 5) - 1.5 * max(0.0, -5 - p) ** 2
+        beyond = p - 3
+        return 0.5 * (3 if 3 < p else p) + 0.1 * (beyond if beyond > 0.0 else 0.0)
+    rounds = 5 if 5 < rounds_left else rounds_left
+    under = -5 - p
+    return p * 0.4 * rounds - 1.5 * (under if under > 0.0 else 0.0) ** 2
 
 
 class Acc:

@@ -152,11 +152,6 @@ class GreedyAgent:
             return est.react(snap) - price * E.MONEY
         return self.play_worth(snap, card, est)[0] - price * E.MONEY
 
-    def safe(self, snap: E.Snapshot, dpolicy: float) -> bool:
-        """Policy stays out of danger: no paying policy when low, never down to POLICY_FLOOR."""
-        p = snap.t[POLICY]
-        return not (dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR))
-
     # ---- questions (each returns the index of its answer) ---------------------------------------
     def on_advisor(self, obs, q: Question) -> int:
         snap = self.snapshot(obs)
@@ -177,47 +172,53 @@ class GreedyAgent:
     def on_action(self, obs, q: Question) -> int:
         opts = q.options
         # The menu comes in a documented order: pass, bury …, relocate …, play …, execute …, switch ….
-        # The agent never relocates, so it reads the menu from both ends and skips the relocations.
+        # The agent never relocates, so it reads the menu from both ends and skips the relocations
+        # (each option read is made on reading; tests/test_greedy_agent.py checks the order).
         n = len(opts)
-        front = []
-        k = 0
+        read = {}
+        k = 1
         while k < n:
-            o = opts[k]
-            if o[0] not in ("pass", "bury"):
+            o = read[k] = opts[k]
+            if o[0] != "bury":
                 break
-            front.append((k, o))
             k += 1
         back = []
         j = n - 1
         while j >= k:
-            o = opts[j]
+            o = read[j] if j in read else opts[j]
             if o[0] not in ("play", "execute", "switch"):
                 break
-            back.append((j, o))
+            read[j] = o
+            back.append(j)
             j -= 1
         back.reverse()
         if back:
             snap = self.snapshot(obs)
+            p = snap.t[POLICY]
         else:
             self.no_snapshot(obs)       # pass and burials weigh no card
         values, indexes = [PLAY_MARGIN], [0]
         tableau = bury_cost = None
-        for k, o in front + back:
+        for k in [*range(1, k), *back]:
+            o = read[k]
             kind = o[0]
             if kind == "bury":
                 if bury_cost is None:
                     bury_cost = obs.quantity(self.seat, "bury_cost", 1)
-                v = self.bury_worth(obs, o[1][0] * B.SIZE + o[1][1]) - bury_cost * E.MONEY
+                v = self.bury_worth(obs, o[1]) - bury_cost * E.MONEY
             elif kind == "play":
                 card, est, _ = self.card(obs, o[1])
                 worth, dpolicy = self.play_worth(snap, card, est)
-                v = worth - (card.price[0] if card.price else 0) * E.MONEY if self.safe(snap, dpolicy) else 0.0
+                # safe(): no paying policy when low, never down to POLICY_FLOOR
+                v = worth - (card.price[0] if card.price else 0) * E.MONEY if not (
+                    dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR)) else 0.0
             elif kind == "execute":
                 if tableau is None:
                     tableau = obs.tableau(self.seat)
                 e = next(x for x in tableau if x.card.id == o[1])
                 worth, dpolicy = self.play_worth(snap, e.card, estgen.of(e.card), e.uses + 1, again=True)
-                v = worth - e.card.price[e.uses] * E.MONEY if self.safe(snap, dpolicy) else 0.0
+                v = worth - e.card.price[e.uses] * E.MONEY if not (
+                    dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR)) else 0.0
             elif kind == "switch":
                 if (obs.round, o[1]) in self._switched:
                     continue
@@ -231,16 +232,13 @@ class GreedyAgent:
             values.append(v)
             indexes.append(k)
         k = self.best(values, indexes)
-        choice = opts[k]
-        if choice[0] == "switch":
-            self._switched.add((obs.round, choice[1]))
+        if k and read[k][0] == "switch":
+            self._switched.add((obs.round, read[k][1]))
         return k
 
-    def bury_worth(self, obs, i: int) -> float:
-        geo, board = obs.geometry, obs.board
-        owner = geo.owner
-        mine = owner[i]
-        return 0.9 * sum(1 for j in geo.neighbours[i] if board[j] == B.HEALTHY and owner[j] == mine)
+    def bury_worth(self, obs, cell) -> float:
+        """0.9 a point for each healthy neighbour of a dead on the same board."""
+        return 0.9 * self.cells(obs)[cell][3](obs.board).count(HEALTHY)
 
     def on_treat(self, obs, q: Question) -> int:
         opts = q.options
@@ -280,14 +278,14 @@ class GreedyAgent:
     def pick_good(self, obs, cells) -> int:
         board = obs.board
         return self.best([GOOD_FIRST.get(board[i], 0) * 10 + around(board).count(HEALTHY)
-                          for i, around, _ in map(self.cells(obs).__getitem__, cells)])
+                          for i, around, _, _ in map(self.cells(obs).__getitem__, cells)])
 
     def pick_harm(self, obs, cells, word: str) -> int:
         board = obs.board
         cells = list(map(self.cells(obs).__getitem__, cells))
-        values = [-around(board).count(HEALTHY) if mine else around(board).count(HEALTHY) for _, around, mine in cells]
+        values = [-around(board).count(HEALTHY) if mine else around(board).count(HEALTHY) for _, around, mine, _ in cells]
         if word == "kill":
-            values = [KILL_FIRST.get(board[i], 0) * 10 + v for (i, _, _), v in zip(cells, values)]
+            values = [KILL_FIRST.get(board[i], 0) * 10 + v for (i, _, _, _), v in zip(cells, values)]
         return self.best(values)
 
     def on_arrange(self, obs, q: Question) -> int:
@@ -384,9 +382,12 @@ HEALTHY, MILD, SEVERE = B.HEALTHY, B.MILD, B.SEVERE
 
 
 def cell_table(geo, seat: int) -> dict:
-    """Cell -> (index, its neighbours' states as a function of the board, owned by seat?), made once per geometry."""
+    """Cell -> (index, its neighbours' states as a function of the board, owned by seat?, the states of its
+    neighbours on the same board), made once per geometry."""
+    nb, owner = geo.neighbours, geo.owner
     return E.of_geometry(geo, "cell table", seat, lambda: {
-        CELLS[i]: (i, E.states_of(geo.neighbours[i]), geo.owner[i] == seat) for i in range(len(CELLS))})
+        CELLS[i]: (i, E.states_of(nb[i]), owner[i] == seat, E.states_of(tuple(j for j in nb[i] if owner[j] == owner[i])))
+        for i in range(len(CELLS))})
 GOOD = ("cure", "treat", "remove")
 HARM = ("reveal", "contagion", "deaths", "worsening", "kill", "infect", "worsen")
 GOOD_FIRST = {B.DEAD: 3, B.SEVERE: 2, B.MILD: 1, B.HEALTHY: -10}   # cures and removals: dead first, then severe, mild
