@@ -31,8 +31,9 @@ EDGES = (
     "on play:\n  may:\n    prevent\n  choose k from 0 to 2\n  if k > 5:\n    prevent",
     "on play:\n  let x = 3 // (hand - hand)\n  score += x\n  medical += 2",
     "modify new_mild by 1 // (round - round)",
-    "on play:\n  if event(\"阴谋论\") or happened(\"游行示威\"):\n    policy -= 3\n  elif not played(\"医院扩容\"):\n"
-    "    may pay 2:\n      kill 1 healthy as n\n      score += n\n  else:\n    disease += 1",
+    ("on play:\n  if event(\"阴谋论\") or happened(\"游行示威\"):\n    policy -= 3\n"
+     "  elif not played(\"医院扩容\"):\n    may pay 2:\n      kill 1 healthy as n\n      score += n\n"
+     "  else:\n    disease += 1"),
 )
 
 
@@ -61,7 +62,9 @@ def same(a, b) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, float):
-        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b) or (a != a and b != b)
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
     return a == b
 
 
@@ -69,12 +72,13 @@ def fields(acc: E.Acc) -> list:
     return [acc.d[t] for t in E.TRACKS] + [acc.counts[s] for s in E.STATES] + [acc.extra, acc.dprevent]
 
 
-def outcome(fn):
-    """What a reading gives, or the kind of error it stops with."""
+def outcome(fn, *args):
+    """What a reading gives (a tuple as a list), or the kind of error it stops with."""
     try:
-        return fn()
-    except Exception as err:      # the two readings must fail alike, too
+        out = fn(*args)
+    except Exception as err:      # noqa: BLE001 -- the two readings must fail alike, whatever the error
         return ("raised", type(err).__name__)
+    return list(out) if isinstance(out, tuple) else out
 
 
 def agree(name: str, a, b, where: str) -> None:
@@ -89,17 +93,29 @@ def generated_acc(est, a: list) -> tuple[list, dict]:
     return a[:estgen.SLOTS], env
 
 
+def generated_play(est, w, uses: int) -> list:
+    w.uses = uses
+    return est.play(w)
+
+
+def forced_worth(run, w, kind: str, answer) -> float:
+    w.uses, w.as_subject, w.fk, w.force = 2, True, kind, answer
+    try:
+        return estgen.worth(run(w), w)
+    finally:
+        w.as_subject, w.fk, w.force = False, None, None
+
+
+def setup_worth(card, snap) -> float:
+    return sum(E.worth(E.Walker(snap).run(h.body), snap) for h in E.handlers(card, "on", "setup"))
+
+
 def compare_card(obs, seat: int, card, where: str) -> None:
     est = estgen.of(card)
     w, r = E.Snapshot(obs, seat), E.Snapshot(obs, seat)
     at = f"{where}, {card.id}"
     for uses in (1, 2, 3):
-        ref = outcome(lambda: E.on_play(card, r, uses))
-
-        def gen():
-            w.uses = uses
-            return est.play(w)
-        got = outcome(gen)
+        ref, got = outcome(E.on_play, card, r, uses), outcome(generated_play, est, w, uses)
         if isinstance(ref, E.Acc):
             a, env = generated_acc(est, got)
             agree("on play", fields(ref), a, f"{at}, uses {uses}")
@@ -107,25 +123,19 @@ def compare_card(obs, seat: int, card, where: str) -> None:
             agree("worth", E.worth(ref, r), estgen.worth(got, w), f"{at}, uses {uses}")
         else:
             agree("on play", ref, got, at)
-    for uses in (1, 2, 3):
         for again in (False, True):
-            agree("play value", outcome(lambda: list(E.play_value(card, r, uses, again))),
-                  outcome(lambda: list(est.value(w, uses, again))), f"{at}, uses {uses}, again {again}")
+            agree("play value", outcome(E.play_value, card, r, uses, again), outcome(est.value, w, uses, again),
+                  f"{at}, uses {uses}, again {again}")
     for uses in (0, 1, 2, 3):
-        agree("lasting", outcome(lambda: E.lasting(card, r, uses)), outcome(lambda: est.lasting(w, uses)),
-              f"{at}, uses {uses}")
-    agree("react", outcome(lambda: E.react_value(card, r)), outcome(lambda: est.react(w)), at)
-    setup = outcome(lambda: sum(E.worth(E.Walker(r).run(h.body), r) for h in E.handlers(card, "on", "setup")))
-    agree("setup", setup, outcome(lambda: est.setup(w)), at)
+        agree("lasting", outcome(E.lasting, card, r, uses), outcome(est.lasting, w, uses), f"{at}, uses {uses}")
+    agree("react", outcome(E.react_value, card, r), outcome(est.react, w), at)
+    agree("setup", outcome(setup_worth, card, r), outcome(est.setup, w), at)
     for kind, (handler, run) in est.forced.items():
         trigger = handler.event if handler.form in ("when", "once", "react") else None
         for answer in ANSWERS[kind]:
             walker = E.Walker(r, trigger=trigger, force=answer, force_kind=kind, uses=2, as_subject=True)
-            ref = outcome(lambda: E.worth(walker.run(handler.body), r))
-            w.uses, w.as_subject, w.fk, w.force = 2, True, kind, answer
-            got = outcome(lambda: estgen.worth(run(w), w))
-            w.as_subject, w.fk, w.force = False, None, None
-            agree(f"forced {kind}={answer!r}", ref, got, at)
+            ref = outcome(lambda walker, body: E.worth(walker.run(body), r), walker, handler.body)
+            agree(f"forced {kind}={answer!r}", ref, outcome(forced_worth, run, w, kind, answer), at)
 
 
 class Probe(GreedyAgent):

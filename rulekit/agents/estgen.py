@@ -77,14 +77,16 @@ def _mix(parts):
     return out
 
 
-def _mix2_source() -> str:
-    """_mix of two outcomes, one line: each slot's sum written out (the commonest mix: if/else, one player block)."""
-    sums = ", ".join(f"sum((u * a[{k}], v * b[{k}]))" for k in range(SLOTS))
-    return (f"def _mix2(u, a, v, b):\n    out = (b if v > u else a)[:]\n    out[:{SLOTS}] = ({sums})\n"
-            "    return out\n")
+def _function(source: str, name: str, namespace: dict):
+    """The function `name` defined by generated source."""
+    exec(compile(source, f"<rulekit estimate {name}>", "exec"), namespace)
+    return namespace[name]
 
 
-exec(compile(_mix2_source(), "<rulekit estimate mix>", "exec"), globals())
+# _mix of two outcomes (the commonest mix: if/else, a player block), each slot's sum written out.
+_SUMS = ", ".join(f"sum((u * a[{k}], v * b[{k}]))" for k in range(SLOTS))
+_mix2 = _function(f"def _mix2(u, a, v, b):\n    out = (b if v > u else a)[:]\n    out[:{SLOTS}] = ({_SUMS})\n"
+                  "    return out\n", "_mix2", {})
 
 
 def _branch(w, a, options, take, rest):
@@ -133,10 +135,8 @@ def _worth_lines() -> list[str]:
     return lines
 
 
-_ns: dict = {"policy_utility": E.policy_utility}
-exec(compile("def worth(a, w):\n" + "".join(f"    {x}\n" for x in _worth_lines()) + "    return v\n",
-             "<rulekit estimate worth>", "exec"), _ns)
-worth = _ns["worth"]
+worth = _function("def worth(a, w):\n" + "".join(f"    {x}\n" for x in _worth_lines()) + "    return v\n", "worth",
+                  {"policy_utility": E.policy_utility})
 worth.__doc__ = "Points the effects found (a list) are worth to the snapshot's player: estimate.worth."
 
 
@@ -149,7 +149,7 @@ class CardEstimate:
     the parameters of the reading (estimate.Walker's), set by whoever calls.
     """
 
-    __slots__ = ("play", "value", "setup", "lasting", "react", "forced", "names", "source")
+    __slots__ = ("forced", "lasting", "names", "play", "react", "setup", "source", "value")
 
     def __init__(self, fns: dict, forced: dict, names: dict[str, int], source: str):
         self.play = fns["play"]          # (w) -> list: the effects of `on play`
@@ -244,12 +244,10 @@ class _Gen:
             bodies[k] = self.block(h.body)
             self.out.append(f"def h{k}(w):\n    return {bodies[k]}(w, {self.new_acc()})\n")
         self.trigger = None
-        lines = ["def play(w):", f"    a = {self.new_acc()}"]
-        lines += [f"    a = {bodies[k]}(w, a)" for k, h in enumerate(self.handlers) if h.form == "on" and h.event == "play"]
-        lines.append("    return a")
-        self.out.append("\n".join(lines) + "\n")
-        setup = [f"worth(h{k}(w), w)" for k, h in enumerate(self.handlers) if h.form == "on" and h.event == "setup"]
-        self.out.append("def setup(w):\n    w.uses = 1\n    v = 0\n" + "".join(f"    v = v + {x}\n" for x in setup) + "    return v\n")
+        self.out.append("\n".join(["def play(w):", *self.on_play(bodies), "    return a"]) + "\n")
+        setup = [f"    v = v + worth(h{k}(w), w)\n" for k, h in enumerate(self.handlers)
+                 if h.form == "on" and h.event == "setup"]
+        self.out.append("def setup(w):\n    w.uses = 1\n    v = 0\n" + "".join(setup) + "    return v\n")
         react = [f"worth(h{k}(w), w)" for k, h in enumerate(self.handlers) if h.form == "react"]
         self.out.append("def react(w):\n    w.uses = 1\n"
                         + (f"    return max([{', '.join(react)}])\n" if react else "    return 0.0\n"))
@@ -258,8 +256,8 @@ class _Gen:
         source = "".join(self.out)
         ns = {"ERRORS": ERRORS, "UNB": UNBOUND, "ENV": [UNBOUND] * len(self.slots), "worth": worth,
               "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
-              "_missing": _missing, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW, "E": E, "card": card,
-              "policy_utility": E.policy_utility}
+              "_missing": _missing, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW,
+              "E": E, "card": card, "policy_utility": E.policy_utility}
         exec(compile(source, f"<rulekit estimate {card.id}>", "exec"), ns)
         forced = {}
         for kind in KINDS:
@@ -268,11 +266,15 @@ class _Gen:
                 forced[kind] = (self.handlers[k], ns[f"h{k}"])
         return CardEstimate(ns, forced, dict(self.slots), source)
 
+    def on_play(self, bodies: dict) -> list[str]:
+        """estimate.on_play: lines leaving in `a` the effects of the `on play` handlers, one after another."""
+        return [f"    a = {self.new_acc()}"] + [f"    a = {bodies[k]}(w, a)" for k, h in enumerate(self.handlers)
+                                                if h.form == "on" and h.event == "play"]
+
     def play_value(self, bodies: dict) -> None:
         """estimate.play_value: the worth of playing the card now (again: of executing it once more)."""
         card = self.card
-        lines = ["def value(w, uses, again):", "    w.uses = uses", f"    a = {self.new_acc()}"]
-        lines += [f"    a = {bodies[k]}(w, a)" for k, h in enumerate(self.handlers) if h.form == "on" and h.event == "play"]
+        lines = ["def value(w, uses, again):", "    w.uses = uses", *self.on_play(bodies)]
         lines += ["    " + x for x in _worth_lines()]
         if self.lasting_items():
             again, first = "lasting(w, uses) - lasting(w, uses - 1)", "lasting(w, uses)"

@@ -532,8 +532,9 @@ def of_geometry(geo, what: str, seat: int, make):
 
 def borders(geo, seat: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """A seat's cells that touch another seat's board, each with the cells across the border."""
+    nb, owner = geo.neighbours, geo.owner
     return of_geometry(geo, "borders", seat, lambda: tuple(
-        (i, across) for i in geo.cells_of[seat] if (across := tuple(j for j in geo.neighbours[i] if geo.owner[j] != seat))))
+        (i, across) for i in geo.cells_of[seat] if (across := tuple(j for j in nb[i] if owner[j] != seat))))
 
 
 def states_of(cells: tuple[int, ...]):

@@ -88,22 +88,22 @@ class GreedyAgent:
     def best(self, values: list, indexes=None) -> int:
         """The index (from indexes, or of values) of the highest value; ties go to the agent's generator."""
         if len(values) == 1:
-            ties = [0 if indexes is None else indexes[0]]
+            k = 0 if indexes is None else indexes[0]
         else:
             top = max(values)
             if type(top) is int and values.count(top) == 1:     # one best whole number: no list of ties
-                ties = [values.index(top) if indexes is None else indexes[values.index(top)]]
+                k = values.index(top) if indexes is None else indexes[values.index(top)]
             else:
                 low = top - 1e-9
                 ties = [k for k, v in enumerate(values) if v >= low] if indexes is None else \
                     [k for v, k in zip(values, indexes) if v >= low]
-        n = len(ties)
-        if n == 1:              # self.below(1), inline: draw single bits until one is 0
-            getrandbits = self.rng.getrandbits
-            while getrandbits(1):
-                pass
-            return ties[0]
-        return ties[self.below(n)]
+                if len(ties) > 1:
+                    return ties[self.below(len(ties))]
+                k = ties[0]
+        getrandbits = self.rng.getrandbits      # self.below(1), inline: single bits until one is 0
+        while getrandbits(1):
+            pass
+        return k
 
     def below(self, n: int) -> int:
         """A number below n from the agent's generator, drawn as self.rng.choice draws an index
@@ -199,8 +199,8 @@ class GreedyAgent:
             self.no_snapshot(obs)       # pass and burials weigh no card
         values, indexes = [PLAY_MARGIN], [0]
         tableau = bury_cost = None
-        for k in [*range(1, k), *back]:
-            o = read[k]
+        for i in [*range(1, k), *back]:
+            o = read[i]
             kind = o[0]
             if kind == "bury":
                 if bury_cost is None:
@@ -230,7 +230,7 @@ class GreedyAgent:
             else:
                 continue
             values.append(v)
-            indexes.append(k)
+            indexes.append(i)
         k = self.best(values, indexes)
         if k and read[k][0] == "switch":
             self._switched.add((obs.round, read[k][1]))
@@ -283,7 +283,8 @@ class GreedyAgent:
     def pick_harm(self, obs, cells, word: str) -> int:
         board = obs.board
         cells = list(map(self.cells(obs).__getitem__, cells))
-        values = [-around(board).count(HEALTHY) if mine else around(board).count(HEALTHY) for _, around, mine, _ in cells]
+        values = [-around(board).count(HEALTHY) if mine else around(board).count(HEALTHY)
+                  for _, around, mine, _ in cells]
         if word == "kill":
             values = [KILL_FIRST.get(board[i], 0) * 10 + v for (i, _, _, _), v in zip(cells, values)]
         return self.best(values)
@@ -386,8 +387,8 @@ def cell_table(geo, seat: int) -> dict:
     neighbours on the same board), made once per geometry."""
     nb, owner = geo.neighbours, geo.owner
     return E.of_geometry(geo, "cell table", seat, lambda: {
-        CELLS[i]: (i, E.states_of(nb[i]), owner[i] == seat, E.states_of(tuple(j for j in nb[i] if owner[j] == owner[i])))
-        for i in range(len(CELLS))})
+        CELLS[i]: (i, E.states_of(nb[i]), owner[i] == seat,
+                   E.states_of(tuple(j for j in nb[i] if owner[j] == owner[i]))) for i in range(len(CELLS))})
 GOOD = ("cure", "treat", "remove")
 HARM = ("reveal", "contagion", "deaths", "worsening", "kill", "infect", "worsen")
 GOOD_FIRST = {B.DEAD: 3, B.SEVERE: 2, B.MILD: 1, B.HEALTHY: -10}   # cures and removals: dead first, then severe, mild
