@@ -1,12 +1,14 @@
-"""The greedy agent's shortcuts decide as the plain reading of its rules would.
+"""The greedy agent's shortcuts decide as the plain reading of its rules would, and cost no memory.
 
 It draws its tie-breaks without random.Random.choice, and reads the action menu from both ends
-only; if either assumption broke, its games would change without any rule changing.
+only; if either assumption broke, its games would change without any rule changing. Its
+estimates, generated once per card, go when the card's content goes.
 """
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from rulekit.agents.greedy import GreedyAgent
 from rulekit.core.game import Game
@@ -46,3 +48,22 @@ def test_the_action_menu_keeps_relocations_together(content):
     for seed, players in ((1, 4), (2, 3), (3, 2)):
         Game.new(content, seed, [MenuReader(seed, s, seen) for s in range(players)], players=players).run()
     assert sum(1 for n in seen if n) > 20, "the games must have offered relocations"
+
+
+def test_a_dropped_content_takes_its_compiled_estimates_along():
+    """Playtests and notebooks load content again and again: the per-card estimates must not keep
+    old cards (and their generated code) alive."""
+    import gc
+    import weakref
+
+    from rulekit.agents import estgen
+    from rulekit.content.loader import load_content
+
+    content = load_content(Path(__file__).resolve().parents[1] / "content")
+    for card in content.cards:
+        estgen.of(card)
+    watched, made, before = weakref.ref(content.cards[0]), len(content.cards), len(estgen._cache)
+    del content, card
+    gc.collect()
+    assert watched() is None
+    assert len(estgen._cache) <= before - made

@@ -257,7 +257,7 @@ class _Gen:
         ns = {"ERRORS": ERRORS, "UNB": UNBOUND, "ENV": [UNBOUND] * len(self.slots), "worth": worth,
               "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
               "_missing": _missing, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW,
-              "E": E, "card": card, "policy_utility": E.policy_utility}
+              "E": E, "policy_utility": E.policy_utility}    # not the card: the cache must not keep it alive
         exec(compile(source, f"<rulekit estimate {card.id}>", "exec"), ns)
         forced = {}
         for kind in KINDS:
@@ -312,7 +312,7 @@ class _Gen:
                     lines.append(f"    w.uses = 1\n    v += E.final_penalty_of({fn}(w), w)")
                 else:
                     lines.append(f"    w.uses = uses\n    v += E.modifier_of({fn}(w), {item.quantity!r}, "
-                                 f"{item.floor!r}, w, card.id) * per_round")
+                                 f"{item.floor!r}, w, {card.id!r}) * per_round")
             elif isinstance(item, ast.Shield):
                 lines.append(f"    v += 0.1 * w.rounds_left * {len(item.targets)}")
             elif isinstance(item, ast.Seal):
