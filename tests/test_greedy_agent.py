@@ -25,6 +25,26 @@ def test_tie_breaks_draw_as_random_choice():
         assert agent.rng.getstate() == reference.getstate()
 
 
+def test_best_picks_as_the_plain_rule():
+    """best() is `rng.choice` over the options within 1e-9 of the top, with the same draws: near ties
+    of floats included, and whole numbers (where only equals tie) taken the short way."""
+    agent, reference = GreedyAgent(3, 0), random.Random()
+    pick = random.Random(11)
+    for _ in range(400):
+        n = pick.randint(1, 9)
+        whole = pick.random() < 0.5
+        if whole:
+            values = [pick.randint(-3, 3) for _ in range(n)]
+        else:
+            values = [pick.choice([0.25, 1, 1.0 - 1e-10, 2.5, 2.5 + 5e-10, -0.0, 0.0]) for _ in range(n)]
+        indexes = sorted(pick.sample(range(40), n)) if pick.random() < 0.5 else None
+        reference.setstate(agent.rng.getstate())
+        low = max(values) - 1e-9
+        want = reference.choice([k for v, k in zip(values, indexes or range(n)) if v >= low])
+        assert agent.best(values, indexes, whole=whole) == want, values
+        assert agent.rng.getstate() == reference.getstate()
+
+
 RANK = {"pass": 0, "bury": 1, "relocate": 2, "play": 3, "execute": 3, "switch": 3}
 
 

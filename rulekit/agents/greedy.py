@@ -85,13 +85,14 @@ class GreedyAgent:
             if key != self._cache_key:
                 self._cache_key, self._cache = key, {}
 
-    def best(self, values: list, indexes=None) -> int:
-        """The index (from indexes, or of values) of the highest value; ties go to the agent's generator."""
+    def best(self, values: list, indexes=None, whole: bool = False) -> int:
+        """The index (from indexes, or of values) of the highest value; ties (within 1e-9) go to the
+        agent's generator. whole: every value is a whole number, so only equals tie."""
         if len(values) == 1:
             k = 0 if indexes is None else indexes[0]
         else:
             top = max(values)
-            if type(top) is int and values.count(top) == 1:     # one best whole number: no list of ties
+            if whole and values.count(top) == 1:    # one best whole number: no list of ties
                 k = values.index(top) if indexes is None else indexes[values.index(top)]
             else:
                 low = top - 1e-9
@@ -263,7 +264,7 @@ class GreedyAgent:
         else:
             pool = mild or severe
         cell = self.cells(obs)
-        return self.best([cell[opts[k]][1](board).count(HEALTHY) for k in pool], pool)
+        return self.best([cell[opts[k]][1](board).count(HEALTHY) for k in pool], pool, whole=True)
 
     def on_cell(self, obs, q: Question) -> int:
         word = self._words.get(q.text)
@@ -278,7 +279,7 @@ class GreedyAgent:
     def pick_good(self, obs, cells) -> int:
         board = obs.board
         return self.best([GOOD_FIRST.get(board[i], 0) * 10 + around(board).count(HEALTHY)
-                          for i, around, _, _ in map(self.cells(obs).__getitem__, cells)])
+                          for i, around, _, _ in map(self.cells(obs).__getitem__, cells)], whole=True)
 
     def pick_harm(self, obs, cells, word: str) -> int:
         board = obs.board
@@ -287,7 +288,7 @@ class GreedyAgent:
                   for _, around, mine, _ in cells]
         if word == "kill":
             values = [KILL_FIRST.get(board[i], 0) * 10 + v for (i, _, _, _), v in zip(cells, values)]
-        return self.best(values)
+        return self.best(values, whole=True)
 
     def on_arrange(self, obs, q: Question) -> int:
         diagonal = B.CORNER_DIAGONALS[self.seat]
@@ -296,7 +297,7 @@ class GreedyAgent:
         for c in q.options:
             dist = min(abs(c[0] - r) + abs(c[1] - k) for r, k in diagonal)
             values.append(dist if infected else -dist)
-        return self.best(values)
+        return self.best(values, whole=True)
 
     def on_amount(self, obs, q: Question) -> int:
         k = self.forced(obs, q, "amount")
