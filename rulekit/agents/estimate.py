@@ -1,11 +1,18 @@
 """What a card is worth to a player now: a cheap reading of its effect text, in points, for the greedy agent.
 
-The estimate walks the card's syntax tree once per decision against a snapshot of the player's
-state: no copy of the game, no simulation. Every weight below is a guess a designer can read;
-the unit is one point of score.
+The estimate reads the card's syntax tree against a snapshot of the player's state: no copy of
+the game, no simulation. Every weight below is a guess a designer can read; the unit is one
+point of score.
+
+The Walker below is the reading written as rules. The agent runs the same reading written out
+as Python once per card (rulekit/agents/estgen.py, which takes its weights from here and mirrors
+the Walker step by step): a changed weight reaches both; a changed rule of the Walker must be
+made in estgen too, and tests/test_estimate_agree.py fails until the two give the same numbers.
 """
 
 from __future__ import annotations
+
+import operator
 
 from rulekit.core import board as B
 from rulekit.language import ast
@@ -42,58 +49,65 @@ PREVENT = {"death": 1.6, "overthrown": 20.0}
 CHANCE = {"event": 0.15, "happened": 0.3}   # unknown future events, as a probability
 
 
-class Snapshot:
-    """The numbers an estimate reads, taken once per question."""
+TRACKS = ("medical", "disease", "policy", "score", "economy", "money")
 
-    __slots__ = (
-        "counts",
-        "final_penalty",
-        "hand",
-        "key",
-        "obs",
-        "players",
-        "round",
-        "rounds_left",
-        "seat",
-        "tracks",
-        "unlocked",
-    )
+
+class Snapshot:
+    """The numbers an estimate reads, taken once per question, and the parameters of the reading under way.
+
+    `key` tells two snapshots of the same numbers apart from the rest: the agent keeps what it
+    worked out while the key stays the same.
+    """
+
+    __slots__ = ("__dict__", "base", "c", "final_penalty", "hand", "key", "obs", "players", "r", "round",
+                 "rounds_left", "seat", "t", "tf", "unlocked")
+    # Worked out at most once a question, when first needed: policy_utility at today's policy,
+    # seal_value, and quantities without one card's modifier.
+    pu0 = seal = without = None
+    # The reading under way (Walker's parameters, for the generated reading): uses, the answer
+    # forced at the first choice of kind fk, and whether the player is the subject of every block.
+    uses, fk, force, as_subject = 1, None, None, False
 
     def __init__(self, obs, seat: int):
         self.obs, self.seat = obs, seat
-        self.tracks = {name: obs.track(seat, name) for name in ("medical", "disease", "policy", "score", "economy", "money")}
-        counts = dict.fromkeys(STATES, 0)
-        board = obs.board
-        for i in obs.geometry.cells_of[seat]:
-            s = board[i]
-            if s == B.HEALTHY:
-                counts["healthy"] += 1
-            elif s == B.MILD:
-                counts["mild"] += 1
-            elif s == B.SEVERE:
-                counts["severe"] += 1
-            elif s == B.DEAD:
-                counts["dead"] += 1
-            elif s == B.TILE:
-                counts["tiles"] += 1
-        self.counts = counts
-        self.hand = obs.hand_size(seat)
-        self.round = obs.round
-        self.players = len(obs.in_order())
-        self.unlocked = obs.unlocked(seat)
-        self.rounds_left = max(1, min(obs.rules.max_rounds - obs.round + 1, obs.events_left))
+        self.key = rnd, _, t, c, hand, unlocked, _, players = self.key_of(obs, seat)
+        self.t, self.c, self.hand, self.round, self.unlocked, self.players = t, c, hand, rnd, unlocked, players
+        self.tf = tuple(map(float, t))        # the tracks as floats, for the generated reading (estgen)
+        self.base = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, *c, 0.0, 0.0]              # a new Acc, as a list (estgen)
+        left, events = obs.rules.max_rounds - rnd + 1, obs.events_left
+        rl = events if events < left else left
+        self.rounds_left = rl = rl if rl > 1 else 1                            # max(1, min(left, events))
+        self.r = rl * LASTING
         self.final_penalty = obs.quantity(seat, "final_penalty", 0)
-        self.key = (obs.round, obs.phase, *self.tracks.values(), *counts.values(), self.hand,
-                    self.unlocked, len(obs.tableau(seat)), self.players)
+
+    @staticmethod
+    def key_of(obs, seat: int) -> tuple:
+        """(round, phase, tracks in TRACKS order, counts in STATES order, hand size, unlocked stage,
+        tableau size, players still in): what a snapshot's key holds, read without the rest."""
+        track, count = obs.track, obs.count
+        return (obs.round, obs.phase,
+                (track(seat, "medical"), track(seat, "disease"), track(seat, "policy"), track(seat, "score"),
+                 track(seat, "economy"), track(seat, "money")),
+                (count(seat, "healthy"), count(seat, "mild"), count(seat, "severe"), count(seat, "dead"),
+                 count(seat, "tiles")),
+                obs.hand_size(seat), obs.unlocked(seat), len(obs.tableau(seat)), len(obs.in_order()))
+
+    @property
+    def tracks(self) -> dict[str, int]:
+        return dict(zip(TRACKS, self.t))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return dict(zip(STATES, self.c))
 
     def quantity_base(self, name: str) -> int:
-        rules, t = self.obs.rules, self.tracks
+        rules, t = self.obs.rules, self.t
         if name == "new_mild":
-            return t["disease"] // 3
+            return t[1] // 3
         if name in ("new_severe", "new_dead"):
-            return t["disease"] // 4
+            return t[1] // 4
         if name == "income":
-            return t["economy"] + self.counts["healthy"] // 2
+            return t[4] + self.c[0] // 2
         if name == "mild_cost":
             return rules.mild_cost
         if name == "severe_cost":
@@ -104,12 +118,20 @@ class Snapshot:
 
 
 def policy_utility(p: float, rounds_left: int) -> float:
-    """Concave: a point below 0 costs a point per event phase; near -10 the player may be overthrown."""
+    """Concave: a point below 0 costs a point per event phase; near -10 the player may be overthrown.
+
+    At 0 or above: half a point for each of the first 3, a tenth for each beyond. Below 0: 0.4 a
+    point per round left (5 at most counted), less 1.5 times the square of how far it is below -5;
+    below -10, -60. (min and max written as conditionals: this is weighed hundreds of times a game.)
+    """
     if p < -10:
         return -60.0
     if p >= 0:
-        return 0.5 * min(p, 3) + 0.1 * max(0.0, p - 3)
-    return p * 0.4 * min(rounds_left, 5) - 1.5 * max(0.0, -5 - p) ** 2
+        beyond = p - 3
+        return 0.5 * (3 if 3 < p else p) + 0.1 * (beyond if beyond > 0.0 else 0.0)
+    rounds = 5 if 5 < rounds_left else rounds_left
+    under = -5 - p
+    return p * 0.4 * rounds - 1.5 * (under if under > 0.0 else 0.0) ** 2
 
 
 class Acc:
@@ -443,6 +465,18 @@ def handlers(card, form: str | None = None, event: str | None = None):
     return tuple(h for h in program.handlers if (form is None or h.form == form) and (event is None or h.event == event))
 
 
+def play_value(card, snap: Snapshot, uses: int = 1, again: bool = False) -> tuple[float, float]:
+    """(worth before price, policy change) of playing a card now, or of executing it again (its
+    lasting effects then count for one more use)."""
+    acc = on_play(card, snap, uses)
+    v = worth(acc, snap)
+    if again:
+        v += lasting(card, snap, uses) - lasting(card, snap, uses - 1)
+    else:
+        v += lasting(card, snap, uses) + endgame(card, snap)
+    return v, acc.d["policy"]
+
+
 def on_play(card, snap: Snapshot, uses: int = 1) -> Acc:
     """The effects of the card's `on play`, as the player would resolve it now."""
     acc = Acc(snap)
@@ -476,37 +510,73 @@ def lasting(card, snap: Snapshot, uses: int = 1) -> float:
 def seal_value(snap: Snapshot) -> float:
     """Points per round of `seal border`: the cross-border infections it would block now, as
     fewer new mild (at most about one neighbour's contagion a round), plus a little for later."""
-    obs, seat = snap.obs, snap.seat
-    geo = obs.geometry
-    board, owner, nb = obs.board, geo.owner, geo.neighbours
-    threatened = sum(
-        1 for i in geo.cells_of[seat]
-        if board[i] == B.HEALTHY and any(owner[j] != seat and board[j] in (B.MILD, B.SEVERE, B.DEAD) for j in nb[i])
-    )
-    return QUANTITY["new_mild"][0] * min(threatened, 3) + 0.2
+    if snap.seal is None:
+        board = snap.obs.board
+        threatened = sum(1 for i, across in borders(snap.obs.geometry, snap.seat)
+                         if board[i] == B.HEALTHY and any(board[j] in (B.MILD, B.SEVERE, B.DEAD) for j in across))
+        snap.seal = QUANTITY["new_mild"][0] * min(threatened, 3) + 0.2
+    return snap.seal
+
+
+_per_geometry: dict[tuple[int, str, int], tuple] = {}
+
+
+def of_geometry(geo, what: str, seat: int, make):
+    """Something worked out once per geometry and seat (a game's geometry is shared, B.geometry)."""
+    key = (id(geo), what, seat)
+    hit = _per_geometry.get(key)
+    if hit is None or hit[0] is not geo:
+        hit = _per_geometry[key] = (geo, make())
+    return hit[1]
+
+
+def borders(geo, seat: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """A seat's cells that touch another seat's board, each with the cells across the border."""
+    nb, owner = geo.neighbours, geo.owner
+    return of_geometry(geo, "borders", seat, lambda: tuple(
+        (i, across) for i in geo.cells_of[seat] if (across := tuple(j for j in nb[i] if owner[j] != seat))))
+
+
+def states_of(cells: tuple[int, ...]):
+    """A function from the board to the states of these cells, as a tuple (itemgetter, made safe for one cell)."""
+    if len(cells) > 1:
+        return operator.itemgetter(*cells)
+    return lambda board: tuple(board[i] for i in cells)
 
 
 def modifier(item: ast.Modify, snap: Snapshot, uses: int, card_id: str) -> float:
     """Points per round of one `modify` declaration, given the player's other modifiers."""
-    weight, better = QUANTITY.get(item.quantity, (0.0, 1))
-    d = Walker(snap, uses=uses).num(item.expr, Acc(snap))
-    base = snap.quantity_base(item.quantity)
-    cur = quantity_without(snap, item.quantity, base, card_id)
+    return modifier_of(Walker(snap, uses=uses).num(item.expr, Acc(snap)), item.quantity, item.floor, snap, card_id)
+
+
+def modifier_of(d, quantity: str, floor: int | None, snap: Snapshot, card_id: str) -> float:
+    """Points per round of a modifier that changes a quantity by d."""
+    weight, better = QUANTITY.get(quantity, (0.0, 1))
+    base = snap.quantity_base(quantity)
+    cur = quantity_without(snap, quantity, base, card_id)
     new = cur + d
-    if item.floor is not None:
-        new = max(new, min(item.floor, base))
+    if floor is not None:
+        new = max(new, min(floor, base))
     new = max(0, new)
     return (new - cur) * better * weight
 
 
 def quantity_without(snap: Snapshot, name: str, base: int, card_id: str) -> int:
     """The quantity under the player's other active modifiers, so a card never discounts itself."""
-    return max(0, snap.obs.quantity(snap.seat, name, base, without=card_id))
+    if snap.without is None:
+        snap.without = {}
+    key = (name, base, card_id)
+    if key not in snap.without:
+        snap.without[key] = max(0, snap.obs.quantity(snap.seat, name, base, without=card_id))
+    return snap.without[key]
 
 
 def final_penalty(item: ast.Modify, snap: Snapshot) -> float:
     """A lower final penalty is worth half a point per negative policy I hold (and one to come)."""
-    d = Walker(snap).num(item.expr, Acc(snap))
+    return final_penalty_of(Walker(snap).num(item.expr, Acc(snap)), snap)
+
+
+def final_penalty_of(d, snap: Snapshot) -> float:
     negative = sum(1 for e in snap.obs.tableau(snap.seat) if e.card.score < 0)
     return -d * 0.5 * (1 + negative)
 
@@ -514,16 +584,21 @@ def final_penalty(item: ast.Modify, snap: Snapshot) -> float:
 def handler_value(h: ast.Handler, snap: Snapshot, uses: int, per_round: float) -> float:
     trigger = h.event if h.form in ("when", "once") else None
     body = worth(Walker(snap, trigger=trigger, uses=uses).run(h.body), snap)
+    return handler_worth(body, trigger, h.form == "once", snap, per_round)
+
+
+def handler_worth(body: float, trigger: str | None, once: bool, snap: Snapshot, per_round: float) -> float:
+    """A lasting handler worth `body` each time it runs, by how often its trigger comes."""
     if trigger == "overthrown":
-        p = snap.tracks["policy"]
+        p = snap.t[2]
         return body * (1.0 if p <= -6 else 0.3 if p <= -3 else 0.05)
     if trigger == "death":
-        rate = max(0.3, min(snap.counts["severe"], snap.quantity_base("new_dead")))
+        rate = max(0.3, min(snap.c[2], snap.quantity_base("new_dead")))
     elif trigger is not None:
         rate = TRIGGER_RATE.get(trigger, 0.3)
     else:
         rate = 1.0
-    if h.form == "once":
+    if once:
         return body * min(1.0, rate * snap.rounds_left)
     return body * rate * per_round
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
+from rulekit.agents import estgen
 from rulekit.agents import estimate as E
-from rulekit.core.questions import Observation, Question
 from rulekit.core import board as B
-from rulekit.language import ast
+from rulekit.core.questions import CELLS, DONE, Ask, Observation, Question
 
 PLAY_MARGIN = 0.25     # a card is played when its worth beats its price by this many points
 BID_RESERVE = 2        # coins kept back when bidding
@@ -60,112 +60,202 @@ class GreedyAgent:
         self._cache_key = None
         self._cache: dict = {}
         self._switched: set = set()     # (round, card id): switch a card at most once a round
+        self._cards: dict = {}          # card id or name -> (card, its reading, playable): a game's content stays put
+        self._on = {kind: getattr(self, "on_" + kind.value, self.on_other) for kind in Ask}
+        self._obs = self._cell = None
+        self._words: dict[str, str] = {}    # question text -> its first word
 
     def choose(self, obs: Observation, q: Question) -> int:
-        option = getattr(self, "on_" + q.kind.value, self.on_other)(obs, q)
-        return q.options.index(option)
+        return self._on.get(q.kind, self.on_other)(obs, q)
 
     # ---- helpers ------------------------------------------------------------------------------
     def snapshot(self, obs) -> E.Snapshot:
+        """The numbers it weighs cards by; what it worked out under another key is forgotten."""
         snap = E.Snapshot(obs, self.seat)
         if snap.key != self._cache_key:
             self._cache_key, self._cache = snap.key, {}
         return snap
 
-    def best(self, scored: list[tuple[float, object]]):
-        top = max(v for v, _ in scored)
-        return self.rng.choice([o for v, o in scored if v >= top - 1e-9])
+    def no_snapshot(self, obs) -> None:
+        """For a question that weighs no card: forget as snapshot() would, reading only the key, and only
+        when something is kept (an empty cache stays empty whatever the key; the next question that
+        keeps anything takes its own snapshot first)."""
+        if self._cache:
+            key = E.Snapshot.key_of(obs, self.seat)
+            if key != self._cache_key:
+                self._cache_key, self._cache = key, {}
 
-    def card(self, obs, ref: str):
-        return obs.card(ref)
+    def best(self, values: list, indexes=None, whole: bool = False) -> int:
+        """The index (from indexes, or of values) of the highest value; ties (within 1e-9) go to the
+        agent's generator. whole: every value is a whole number, so only equals tie."""
+        if len(values) == 1:
+            k = 0 if indexes is None else indexes[0]
+        else:
+            top = max(values)
+            if whole and values.count(top) == 1:    # one best whole number: no list of ties
+                k = values.index(top) if indexes is None else indexes[values.index(top)]
+            else:
+                low = top - 1e-9
+                ties = [k for k, v in enumerate(values) if v >= low] if indexes is None else \
+                    [k for v, k in zip(values, indexes) if v >= low]
+                if len(ties) > 1:
+                    return ties[self.below(len(ties))]
+                k = ties[0]
+        getrandbits = self.rng.getrandbits      # self.below(1), inline: single bits until one is 0
+        while getrandbits(1):
+            pass
+        return k
 
-    def play_worth(self, snap: E.Snapshot, card, uses: int = 1, again: bool = False) -> tuple[float, float]:
-        """(worth before price, policy change) of playing a card now, or executing it again."""
+    def below(self, n: int) -> int:
+        """A number below n from the agent's generator, drawn as self.rng.choice draws an index
+        (random.Random._randbelow), without its two calls; tests/test_greedy_agent.py checks they agree."""
+        getrandbits = self.rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+
+    def cells(self, obs) -> dict:
+        """Cell -> (index, its neighbours' states as a function of the board, mine?), for the observed game."""
+        if self._obs is not obs:
+            self._obs, self._cell = obs, cell_table(obs.geometry, self.seat)
+        return self._cell
+
+    def card(self, obs, ref: str) -> tuple:
+        """(card, its generated estimate, playable) of a card id or name."""
+        hit = self._cards.get(ref)
+        if hit is None:
+            card = obs.card(ref)
+            hit = self._cards[ref] = (card, estgen.of(card), obs.playable(card.id))
+        return hit
+
+    def names(self, obs) -> set:
+        """The names in its tableau (one card per name)."""
+        return {e.card.name for e in obs.tableau(self.seat)}
+
+    def play_worth(self, snap: E.Snapshot, card, est, uses: int = 1, again: bool = False) -> tuple[float, float]:
+        """(worth before price, policy change) of playing a card now, or executing it again
+        (estimate.play_value), kept while the snapshot's key stays the same."""
         key = (card.id, uses, again)
         hit = self._cache.get(key)
         if hit is None:
-            acc = E.on_play(card, snap, uses)
-            v = E.worth(acc, snap)
-            if again:
-                v += E.lasting(card, snap, uses) - E.lasting(card, snap, uses - 1)
-            else:
-                v += E.lasting(card, snap, uses) + E.endgame(card, snap)
-            hit = self._cache[key] = (v, acc.d["policy"])
+            hit = self._cache[key] = est.value(snap, uses, again)
         return hit
 
-    def card_worth(self, obs, snap: E.Snapshot, card) -> float:
+    def card_worth(self, obs, snap: E.Snapshot, names: set, ref: str) -> float:
         """What holding a card is worth: its play worth (or reaction worth) less its price."""
-        if any(e.card.name == card.name for e in obs.tableau(self.seat)):
+        card, est, playable = self.card(obs, ref)
+        if card.name in names:
             return 0.0
         price = card.price[0] if card.price else 0
-        if not obs.playable(card.id):
-            return E.react_value(card, snap) - price * E.MONEY
-        return self.play_worth(snap, card)[0] - price * E.MONEY
+        if not playable:
+            return est.react(snap) - price * E.MONEY
+        return self.play_worth(snap, card, est)[0] - price * E.MONEY
 
-    def safe(self, snap: E.Snapshot, dpolicy: float) -> bool:
-        """Policy stays out of danger: no paying policy when low, never down to POLICY_FLOOR."""
-        p = snap.tracks["policy"]
-        return not (dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR))
-
-    # ---- questions ----------------------------------------------------------------------------
-    def on_advisor(self, obs, q: Question):
+    # ---- questions (each returns the index of its answer) ---------------------------------------
+    def on_advisor(self, obs, q: Question) -> int:
         snap = self.snapshot(obs)
-        scored = []
+        values = []
         for ref in q.options:
-            card = self.card(obs, ref)
-            v = sum(E.worth(E.Walker(snap).run(h.body), snap) for h in E.handlers(card, "on", "setup"))
-            scored.append((v + E.lasting(card, snap), ref))
-        return self.best(scored)
+            est = self.card(obs, ref)[1]
+            values.append(est.setup(snap) + est.lasting(snap, 1))
+        return self.best(values)
 
-    def on_strategy(self, obs, q: Question):
+    def on_strategy(self, obs, q: Question) -> int:
         costs = obs.strategy_costs()
         money = obs.track(self.seat, "money")
-        free = max(s for s in q.options if costs[s] == 0) if any(costs[s] == 0 for s in q.options) else min(q.options)
+        free = [s for s in q.options if costs[s] == 0]
+        free = max(free) if free else min(q.options)
         paid = [s for s in q.options if s > free and money - costs[s] >= 6]
-        return max(paid) if paid else free
+        return q.options.index(max(paid) if paid else free)
 
-    def on_action(self, obs, q: Question):
-        snap = self.snapshot(obs)
-        tableau = obs.tableau(self.seat)
-        scored: list[tuple[float, object]] = [(PLAY_MARGIN, ("pass",))]
-        for o in q.options:
+    def on_action(self, obs, q: Question) -> int:
+        opts = q.options
+        # The menu comes in a documented order: pass, bury …, relocate …, play …, execute …, switch ….
+        # The agent never relocates, so it reads the menu from both ends and skips the relocations
+        # (each option read is made on reading; tests/test_greedy_agent.py checks the order).
+        n = len(opts)
+        read = {}
+        k = 1
+        while k < n:
+            o = read[k] = opts[k]
+            if o[0] != "bury":
+                break
+            k += 1
+        back = []
+        j = n - 1
+        while j >= k:
+            o = read[j] if j in read else opts[j]
+            if o[0] not in ("play", "execute", "switch"):
+                break
+            read[j] = o
+            back.append(j)
+            j -= 1
+        back.reverse()
+        if back:
+            snap = self.snapshot(obs)
+            p = snap.t[POLICY]
+        else:
+            self.no_snapshot(obs)       # pass and burials weigh no card
+        values, indexes = [PLAY_MARGIN], [0]
+        tableau = bury_cost = None
+        for i in [*range(1, k), *back]:
+            o = read[i]
             kind = o[0]
             if kind == "bury":
-                v = self.bury_worth(obs, B.idx(*o[1])) - obs.quantity(self.seat, "bury_cost", 1) * E.MONEY
+                if bury_cost is None:
+                    bury_cost = obs.quantity(self.seat, "bury_cost", 1)
+                v = self.bury_worth(obs, o[1]) - bury_cost * E.MONEY
             elif kind == "play":
-                card = self.card(obs, o[1])
-                worth, dpolicy = self.play_worth(snap, card)
-                v = worth - (card.price[0] if card.price else 0) * E.MONEY if self.safe(snap, dpolicy) else 0.0
+                card, est, _ = self.card(obs, o[1])
+                worth, dpolicy = self.play_worth(snap, card, est)
+                # safe(): no paying policy when low, never down to POLICY_FLOOR
+                v = worth - (card.price[0] if card.price else 0) * E.MONEY if not (
+                    dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR)) else 0.0
             elif kind == "execute":
+                if tableau is None:
+                    tableau = obs.tableau(self.seat)
                 e = next(x for x in tableau if x.card.id == o[1])
-                worth, dpolicy = self.play_worth(snap, e.card, e.uses + 1, again=True)
-                v = worth - e.card.price[e.uses] * E.MONEY if self.safe(snap, dpolicy) else 0.0
+                worth, dpolicy = self.play_worth(snap, e.card, estgen.of(e.card), e.uses + 1, again=True)
+                v = worth - e.card.price[e.uses] * E.MONEY if not (
+                    dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR)) else 0.0
             elif kind == "switch":
                 if (obs.round, o[1]) in self._switched:
                     continue
+                if tableau is None:
+                    tableau = obs.tableau(self.seat)
                 e = next(x for x in tableau if x.card.id == o[1])
-                now = E.lasting(e.card, snap, e.uses)
+                now = estgen.of(e.card).lasting(snap, e.uses)
                 v = -now if e.on else now
             else:
                 continue
-            scored.append((v, o))
-        choice = self.best(scored)
-        if choice[0] == "switch":
-            self._switched.add((obs.round, choice[1]))
-        return choice
+            values.append(v)
+            indexes.append(i)
+        k = self.best(values, indexes)
+        if k and read[k][0] == "switch":
+            self._switched.add((obs.round, read[k][1]))
+        return k
 
-    def bury_worth(self, obs, i: int) -> float:
-        geo, board = obs.geometry, obs.board
-        mine = geo.owner[i]
-        return 0.9 * sum(1 for j in geo.neighbours[i] if board[j] == B.HEALTHY and geo.owner[j] == mine)
+    def bury_worth(self, obs, cell) -> float:
+        """0.9 a point for each healthy neighbour of a dead on the same board."""
+        return 0.9 * self.cells(obs)[cell][3](obs.board).count(HEALTHY)
 
-    def on_treat(self, obs, q: Question):
-        cells = [o for o in q.options if o != "done"]
-        if not cells:
-            return "done"
+    def on_treat(self, obs, q: Question) -> int:
+        opts = q.options
         board = obs.board
-        severe = [c for c in cells if board[B.idx(*c)] == B.SEVERE]
-        mild = [c for c in cells if board[B.idx(*c)] == B.MILD]
+        severe, mild = [], []
+        cells = False
+        for k, c in enumerate(opts):
+            if c != DONE:
+                cells = True
+                s = board[c[0] * B.SIZE + c[1]]
+                if s == SEVERE:
+                    severe.append(k)
+                elif s == MILD:
+                    mild.append(k)
+        if not cells:
+            return opts.index(DONE)
         disease = obs.track(self.seat, "disease")
         deaths = obs.quantity(self.seat, "new_dead", disease // 4)
         severe_left = obs.count(self.seat, "severe")
@@ -173,127 +263,139 @@ class GreedyAgent:
             pool = severe
         else:
             pool = mild or severe
-        return self.best([(self.healthy_around(obs, B.idx(*c)), c) for c in pool])
+        cell = self.cells(obs)
+        return self.best([cell[opts[k]][1](board).count(HEALTHY) for k in pool], pool, whole=True)
 
-    def healthy_around(self, obs, i: int) -> int:
+    def on_cell(self, obs, q: Question) -> int:
+        word = self._words.get(q.text)
+        if word is None:
+            word = self._words[q.text] = q.text.partition(":")[0].partition(" ")[0]
+        if word in HARM:
+            return self.pick_harm(obs, q.options, word)
+        if word in GOOD:
+            return self.pick_good(obs, q.options)
+        return self.rng.randrange(len(q.options))
+
+    def pick_good(self, obs, cells) -> int:
         board = obs.board
-        return sum(1 for j in obs.geometry.neighbours[i] if board[j] == B.HEALTHY)
+        return self.best([GOOD_FIRST.get(board[i], 0) * 10 + around(board).count(HEALTHY)
+                          for i, around, _, _ in map(self.cells(obs).__getitem__, cells)], whole=True)
 
-    def on_cell(self, obs, q: Question):
-        word = q.text.split(":")[0].split(" ")[0]
-        cells = list(q.options)
-        if word in ("cure", "treat", "remove"):
-            return self.pick_good(obs, cells)
-        if word in ("reveal", "contagion", "deaths", "worsening", "kill", "infect", "worsen"):
-            return self.pick_harm(obs, cells, word)
-        return cells[self.rng.randrange(len(cells))]
+    def pick_harm(self, obs, cells, word: str) -> int:
+        board = obs.board
+        cells = list(map(self.cells(obs).__getitem__, cells))
+        values = [-around(board).count(HEALTHY) if mine else around(board).count(HEALTHY)
+                  for _, around, mine, _ in cells]
+        if word == "kill":
+            values = [KILL_FIRST.get(board[i], 0) * 10 + v for (i, _, _, _), v in zip(cells, values)]
+        return self.best(values, whole=True)
 
-    def pick_good(self, obs, cells):
-        rank = {B.DEAD: 3, B.SEVERE: 2, B.MILD: 1, B.HEALTHY: -10}
-        return self.best([(rank.get(obs.board[B.idx(*c)], 0) * 10 + self.healthy_around(obs, B.idx(*c)), c)
-                          for c in cells])
-
-    def pick_harm(self, obs, cells, word: str):
-        first = {B.SEVERE: 2, B.MILD: 1} if word == "kill" else {}
-        scored = []
-        for c in cells:
-            i = B.idx(*c)
-            h = self.healthy_around(obs, i)
-            mine = obs.geometry.owner[i] == self.seat
-            scored.append((first.get(obs.board[i], 0) * 10 + (-h if mine else h), c))
-        return self.best(scored)
-
-    def on_arrange(self, obs, q: Question):
+    def on_arrange(self, obs, q: Question) -> int:
         diagonal = B.CORNER_DIAGONALS[self.seat]
         infected = "infected" in q.text
-        scored = []
+        values = []
         for c in q.options:
             dist = min(abs(c[0] - r) + abs(c[1] - k) for r, k in diagonal)
-            scored.append((dist if infected else -dist, c))
-        return self.best(scored)
+            values.append(dist if infected else -dist)
+        return self.best(values, whole=True)
 
-    def on_amount(self, obs, q: Question):
-        return self.forced(obs, q, "amount", q.options[-1])
+    def on_amount(self, obs, q: Question) -> int:
+        k = self.forced(obs, q, "amount")
+        return q.options.index(q.options[-1]) if k is None else k
 
-    def on_choose(self, obs, q: Question):
-        return self.forced(obs, q, "choose", q.options[-1])
+    def on_choose(self, obs, q: Question) -> int:
+        k = self.forced(obs, q, "choose")
+        return q.options.index(q.options[-1]) if k is None else k
 
-    def on_may(self, obs, q: Question):
-        return self.forced(obs, q, "may", True)
+    def on_may(self, obs, q: Question) -> int:
+        k = self.forced(obs, q, "may")
+        return q.options.index(True) if k is None else k
 
-    def forced(self, obs, q: Question, kind: str, fallback):
-        """Weigh each answer by reading the handler that asks, with that answer at its first such choice."""
+    def forced(self, obs, q: Question, kind: str) -> int | None:
+        """Weigh each answer by reading the handler that asks, with that answer at its first such choice
+        (None when no handler of the asking card holds such a choice)."""
         if q.card is None:
-            return fallback
-        card = self.card(obs, q.card)
-        handler = next((h for h in E.handlers(card) if _holds(h.body, kind)), None)
-        if handler is None:
-            return fallback
-        snap = self.snapshot(obs)
-        trigger = handler.event if handler.form in ("when", "once", "react") else None
-        entry = next((e for e in obs.tableau(self.seat) if e.card.id == card.id), None)
-        uses = entry.uses if entry is not None else 1
-        options = q.options if len(q.options) <= 26 else _spread(q.options)
-        scored = []
-        for o in options:
-            w = E.Walker(snap, trigger=trigger, force=o, force_kind=kind, uses=uses, as_subject=True)
-            scored.append((E.worth(w.run(handler.body), snap), o))
-        return self.best(scored)
-
-    def on_react(self, obs, q: Question):
-        snap = self.snapshot(obs)
-        card = self.card(obs, q.card)
-        return E.react_value(card, snap) - (card.price[0] if card.price else 0) * E.MONEY > 0
-
-    def on_keep(self, obs, q: Question):
-        snap = self.snapshot(obs)
-        return self.best([(self.card_worth(obs, snap, self.card(obs, ref)), ref) for ref in q.options])
-
-    def on_discard(self, obs, q: Question):
-        snap = self.snapshot(obs)
-        return self.best([(-self.card_worth(obs, snap, self.card(obs, ref)), ref) for ref in q.options])
-
-    def on_offer(self, obs, q: Question):
-        snap = self.snapshot(obs)
-        scored = [(self.card_worth(obs, snap, self.card(obs, ref)), ref) for ref in q.options if ref is not None]
-        low = min(v for v, _ in scored)
-        if low >= 1.0:
             return None
-        return self.best([(-v, ref) for v, ref in scored])
-
-    def on_bid(self, obs, q: Question):
+        card, est, _ = self.card(obs, q.card)
+        found = est.forced.get(kind)
+        if found is None:
+            return None
+        run = found[1]
         snap = self.snapshot(obs)
-        worth = self.card_worth(obs, snap, self.card(obs, q.card))
+        entry = next((e for e in obs.tableau(self.seat) if e.card.id == card.id), None)
+        opts = q.options
+        indexes = range(len(opts)) if len(opts) <= 26 else _spread(len(opts))
+        values = []
+        snap.uses, snap.as_subject = entry.uses if entry is not None else 1, True
+        try:
+            for k in indexes:
+                snap.fk, snap.force = kind, opts[k]
+                values.append(estgen.worth(run(snap), snap))
+        finally:
+            snap.fk, snap.force, snap.as_subject = None, None, False
+        return self.best(values, indexes)
+
+    def on_react(self, obs, q: Question) -> int:
+        snap = self.snapshot(obs)
+        card, est, _ = self.card(obs, q.card)
+        return q.options.index(est.react(snap) - (card.price[0] if card.price else 0) * E.MONEY > 0)
+
+    def on_keep(self, obs, q: Question) -> int:
+        snap, names = self.snapshot(obs), self.names(obs)
+        values = [self.card_worth(obs, snap, names, ref) for ref in q.options]
+        return self.best(values)
+
+    def on_discard(self, obs, q: Question) -> int:
+        snap, names = self.snapshot(obs), self.names(obs)
+        values = [-self.card_worth(obs, snap, names, ref) for ref in q.options]
+        return self.best(values)
+
+    def on_offer(self, obs, q: Question) -> int:
+        snap, names = self.snapshot(obs), self.names(obs)
+        values, indexes = [], []
+        for k, ref in enumerate(q.options):
+            if ref is not None:
+                values.append(self.card_worth(obs, snap, names, ref))
+                indexes.append(k)
+        if min(values) >= 1.0:
+            return q.options.index(None)
+        return self.best([-v for v in values], indexes)
+
+    def on_bid(self, obs, q: Question) -> int:
         top = q.options[-1]                 # bids are 0 … money, ascending
+        if top - BID_RESERVE <= 0:
+            # It bids 0 whatever the card is worth. What it would have kept while the snapshot's key
+            # holds could only serve later bids of this auction with the same money: 0 again.
+            self.no_snapshot(obs)
+            return q.options.index(0)
+        snap = self.snapshot(obs)
+        name = self.card(obs, q.card)[0].name
+        worth = self.card_worth(obs, snap, {name} if any(e.card.name == name for e in obs.tableau(self.seat)) else (),
+                                q.card)
         bid = int(worth / E.MONEY * 0.5)
-        return max(0, min(bid, top - BID_RESERVE))
+        return q.options.index(max(0, min(bid, top - BID_RESERVE)))
 
-    def on_other(self, obs, q: Question):
-        return q.options[self.rng.randrange(len(q.options))]
-
-
-def _holds(stmts, kind: str) -> bool:
-    """Does a block hold a choice of this kind (searching nested blocks)?"""
-    for s in stmts:
-        if kind == "choose" and isinstance(s, ast.Choose):
-            return True
-        if kind == "may" and isinstance(s, (ast.May, ast.MayPay)):
-            return True
-        if kind == "amount" and isinstance(s, ast.VerbStmt) and s.amount.mode in ("any", "up_to"):
-            return True
-        for body in _bodies(s):
-            if _holds(body, kind):
-                return True
-    return False
+    def on_other(self, obs, q: Question) -> int:
+        return self.rng.randrange(len(q.options))
 
 
-def _bodies(s):
-    if isinstance(s, ast.If):
-        return [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
-    return [s.body] if hasattr(s, "body") else []
+POLICY = estgen.TRACK["policy"]
+HEALTHY, MILD, SEVERE = B.HEALTHY, B.MILD, B.SEVERE
 
 
-def _spread(options):
-    """At most 26 answers, evenly over a long range (both ends kept)."""
-    n = len(options)
-    return tuple(options[round(k * (n - 1) / 25)] for k in range(26))
+def cell_table(geo, seat: int) -> dict:
+    """Cell -> (index, its neighbours' states as a function of the board, owned by seat?, the states of its
+    neighbours on the same board), made once per geometry."""
+    nb, owner = geo.neighbours, geo.owner
+    return E.of_geometry(geo, "cell table", seat, lambda: {
+        CELLS[i]: (i, E.states_of(nb[i]), owner[i] == seat,
+                   E.states_of(tuple(j for j in nb[i] if owner[j] == owner[i]))) for i in range(len(CELLS))})
+GOOD = ("cure", "treat", "remove")
+HARM = ("reveal", "contagion", "deaths", "worsening", "kill", "infect", "worsen")
+GOOD_FIRST = {B.DEAD: 3, B.SEVERE: 2, B.MILD: 1, B.HEALTHY: -10}   # cures and removals: dead first, then severe, mild
+KILL_FIRST = {B.SEVERE: 2, B.MILD: 1}                              # its own kills: severe first, then mild
+
+
+def _spread(n: int) -> tuple[int, ...]:
+    """At most 26 of n answers (their indexes), evenly over a long range (both ends kept)."""
+    return tuple(round(k * (n - 1) / 25) for k in range(26))

@@ -1,0 +1,610 @@
+"""The greedy estimate as Python: each card's reading (rulekit.agents.estimate) generated once, run many times.
+
+estimate.py holds the weights and the reference reading, a walk over the card's syntax tree.
+This module writes the same reading as Python source, one small module per card, compiled the
+first time the card is weighed and kept for as long as the card is loaded. A decision then
+costs a few lines of arithmetic instead of a tree walk.
+
+The generated code does what the reference walk does, operation by operation, in the same order
+and on the same types, so the two give the same floats to the last bit
+(tests/test_estimate_agree.py checks it on every card of the shipped content):
+
+- the effects found so far (estimate.Acc) are one list: the six track deltas in TRACKS order,
+  the five board counts in STATES order, the extra points, the prevented count, then one slot
+  per name the card binds (`let`, `choose`, `as`), UNBOUND until bound;
+- every block is a function of (snapshot, list); at a choice (`choose`, `may`, `any` / `up to`
+  amounts) the rest of the block is a function of its own, run once per answer;
+- a statement the reference skips because it raised is skipped here by the same `try`.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from rulekit.agents import estimate as E
+from rulekit.language import ast
+
+ERRORS = (ArithmeticError, TypeError, ValueError, KeyError)   # what the reference walk skips
+UNBOUND = object()
+TRACK = {name: k for k, name in enumerate(E.TRACKS)}
+COUNT = {name: len(E.TRACKS) + k for k, name in enumerate(E.STATES)}
+EXTRA = len(E.TRACKS) + len(E.STATES)
+PREVENTED = EXTRA + 1
+SLOTS = PREVENTED + 1          # the first slot of a bound name; what Acc.mix combines comes before it
+DERIVED = {"infected": ("mild", "severe"), "alive": ("healthy", "mild", "severe"),
+           "resident": ("healthy", "mild", "severe", "dead")}
+COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+KINDS = ("choose", "may", "amount")
+
+
+# ---- what generated code calls ------------------------------------------------------------------------
+
+def _num(v):
+    return v if isinstance(v, (int, float)) else 0
+
+
+def _bor(a, b):
+    return a + b - a * b
+
+
+def _compare(op, a, b):
+    return float(E.compare(op, a, b))
+
+
+def _played(w, ref):
+    return float(any(ref in (x.card.id, x.card.name) and x.on for x in w.obs.tableau(w.seat)))
+
+
+def _missing():
+    raise IndexError("a function called without its argument")
+
+
+def _no_count(state):
+    raise KeyError(state)
+
+
+def _weight(wa):
+    return wa[0]
+
+
+def _mix(parts):
+    """estimate.Acc.mix on lists (the same sums: sum() of the same terms in the same order)."""
+    if len(parts) == 2:
+        (u, a), (v, b) = parts
+        return _mix2(u, a, v, b)
+    out = max(parts, key=_weight)[1][:]
+    out[:SLOTS] = [sum([w * a[k] for w, a in parts]) for k in range(SLOTS)]
+    return out
+
+
+def _function(source: str, name: str, namespace: dict):
+    """The function `name` defined by generated source."""
+    exec(compile(source, f"<rulekit estimate {name}>", "exec"), namespace)
+    return namespace[name]
+
+
+# _mix of two outcomes (the commonest mix: if/else, a player block), each slot's sum written out.
+_SUMS = ", ".join(f"sum((u * a[{k}], v * b[{k}]))" for k in range(SLOTS))
+_mix2 = _function(f"def _mix2(u, a, v, b):\n    out = (b if v > u else a)[:]\n    out[:{SLOTS}] = ({_SUMS})\n"
+                  "    return out\n", "_mix2", {})
+
+
+def _branch(w, a, options, take, rest):
+    """A choice: the rest of the block after each answer; the outcome worth most, the first of equals
+    (estimate.Walker.block)."""
+    best = top = None
+    for o in options:
+        try:
+            x = rest(w, take(w, o, a[:]))
+        except ERRORS:
+            continue
+        v = worth(x, w)
+        if best is None or v > top:
+            best, top = x, v
+    if best is None:
+        return rest(w, a)
+    return best
+
+
+def _worth_lines() -> list[str]:
+    """estimate.worth of the list `a` to the snapshot `w`, leaving it in `v`: written out from PER_ROUND
+    and TRACK_RANGE, one loop turn per line, with the same values at every step:
+
+    - `y if y > lo else lo` is max(lo, y) and `y if y < hi else hi` is min(hi, y), without two calls;
+    - the tracks and the bounds are read as floats (w.tf): a track delta is always a float, and an
+      int meets a float as the float of the same value, so every sum and difference is the same
+      number, reached by the interpreter's faster float operations."""
+    lines = ["t = w.tf",
+             "r = w.r",
+             f"v = a[{EXTRA}] + a[{TRACK['score']}] + a[{TRACK['money']}] * {E.MONEY!r}"]
+    for track, per in E.PER_ROUND.items():
+        lo, hi = (float(x) for x in E.TRACK_RANGE[track])
+        k = TRACK[track]
+        lines += [f"y = t[{k}] + a[{k}]",
+                  f"y = y if y > {lo!r} else {lo!r}",
+                  f"v += ((y if y < {hi!r} else {hi!r}) - t[{k}]) * {per!r} * r"]
+    p = TRACK["policy"]
+    # With no change of policy the reference adds utility(p + 0.0) - utility(p), which is 0.0 exactly.
+    lines += [f"if a[{p}]:",
+              "    u = w.pu0",
+              "    if u is None:",
+              f"        u = w.pu0 = policy_utility(w.t[{p}], w.rounds_left)",
+              f"    v += policy_utility(t[{p}] + a[{p}], w.rounds_left) - u",
+              "else:",
+              "    v += 0.0"]
+    return lines
+
+
+worth = _function("def worth(a, w):\n" + "".join(f"    {x}\n" for x in _worth_lines()) + "    return v\n", "worth",
+                  {"policy_utility": E.policy_utility})
+worth.__doc__ = "Points the effects found (a list) are worth to the snapshot's player: estimate.worth."
+
+
+# ---- one card's module ----------------------------------------------------------------------------------
+
+class CardEstimate:
+    """A card's generated reading: on play, on setup, lasting, reactions, and the handler asking each choice.
+
+    Every function takes the question's Snapshot `w`; w.uses, w.fk, w.force and w.as_subject are
+    the parameters of the reading (estimate.Walker's), set by whoever calls.
+    """
+
+    __slots__ = ("forced", "lasting", "names", "play", "react", "setup", "source", "value")
+
+    def __init__(self, fns: dict, forced: dict, names: dict[str, int], source: str):
+        self.play = fns["play"]          # (w) -> list: the effects of `on play`
+        self.value = fns["value"]        # (w, uses, again) -> (worth, policy change): estimate.play_value
+        self.setup = fns["setup"]        # (w) -> float: the worth of `on setup`
+        self.lasting = fns["lasting"]    # (w, uses) -> float: estimate.lasting
+        self.react = fns["react"]        # (w) -> float: estimate.react_value
+        self.forced = forced             # kind -> (handler, (w) -> list): the first handler holding such a choice
+        self.names = names               # each name the card binds -> its slot in the list
+        self.source = source
+
+
+_cache: dict[int, tuple] = {}
+
+
+def of(card) -> CardEstimate:
+    """The card's generated reading, made on first use and kept while the card is loaded."""
+    hit = _cache.get(id(card))
+    if hit is not None and hit[0]() is card:
+        return hit[1]
+    est = _Gen(card).build()
+    key = id(card)
+    _cache[key] = (weakref.ref(card, lambda _, k=key: _cache.pop(k, None)), est)
+    return est
+
+
+def holds(stmts, kind: str) -> bool:
+    """Does a block hold a choice of this kind (searching nested blocks)?"""
+    for s in stmts:
+        if _kind(s) == kind:
+            return True
+        for body in _bodies(s):
+            if holds(body, kind):
+                return True
+    return False
+
+
+def _kind(s) -> str | None:
+    if isinstance(s, ast.Choose):
+        return "choose"
+    if isinstance(s, (ast.May, ast.MayPay)):
+        return "may"
+    if isinstance(s, ast.VerbStmt) and s.amount.mode in ("any", "up_to"):
+        return "amount"
+    return None
+
+
+def _bodies(s):
+    if isinstance(s, ast.If):
+        return [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
+    return [s.body] if hasattr(s, "body") else []
+
+
+def _bound(stmts, out: dict) -> None:
+    """Every name a block binds, in order of first appearance."""
+    for s in stmts:
+        name = s.name if isinstance(s, (ast.Let, ast.Choose)) else getattr(s, "as_name", None)
+        if name is not None and name not in out:
+            out[name] = SLOTS + len(out)
+        for body in _bodies(s):
+            _bound(body, out)
+
+
+class _Gen:
+    """Writes one card's module, mirroring estimate.Walker statement by statement."""
+
+    def __init__(self, card):
+        self.card = card
+        program = card.effect
+        self.handlers = program.handlers if program is not None else ()
+        self.slots: dict[str, int] = {}
+        for h in self.handlers:
+            _bound(h.body, self.slots)
+        self.out: list[str] = []
+        self.n = 0
+        self.trigger: str | None = None
+
+    def fresh(self, prefix: str) -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def new_acc(self) -> str:
+        """estimate.Acc(snap): the snapshot's counts, nothing found yet, no name bound."""
+        return "w.base + ENV" if self.slots else "w.base[:]"
+
+    # ---- the card -----------------------------------------------------------------------------------
+    def build(self) -> CardEstimate:
+        card = self.card
+        bodies = {}
+        for k, h in enumerate(self.handlers):
+            self.trigger = h.event if h.form != "on" else None     # what the reference walk is given
+            bodies[k] = self.block(h.body)
+            self.out.append(f"def h{k}(w):\n    return {bodies[k]}(w, {self.new_acc()})\n")
+        self.trigger = None
+        self.out.append("\n".join(["def play(w):", *self.on_play(bodies), "    return a"]) + "\n")
+        setup = [f"    v = v + worth(h{k}(w), w)\n" for k, h in enumerate(self.handlers)
+                 if h.form == "on" and h.event == "setup"]
+        self.out.append("def setup(w):\n    w.uses = 1\n    v = 0\n" + "".join(setup) + "    return v\n")
+        react = [f"worth(h{k}(w), w)" for k, h in enumerate(self.handlers) if h.form == "react"]
+        self.out.append("def react(w):\n    w.uses = 1\n"
+                        + (f"    return max([{', '.join(react)}])\n" if react else "    return 0.0\n"))
+        self.lasting()
+        self.play_value(bodies)
+        source = "".join(self.out)
+        ns = {"ERRORS": ERRORS, "UNB": UNBOUND, "ENV": [UNBOUND] * len(self.slots), "worth": worth,
+              "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
+              "_missing": _missing, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW,
+              "E": E, "policy_utility": E.policy_utility}    # not the card: the cache must not keep it alive
+        exec(compile(source, f"<rulekit estimate {card.id}>", "exec"), ns)
+        forced = {}
+        for kind in KINDS:
+            k = next((k for k, h in enumerate(self.handlers) if holds(h.body, kind)), None)
+            if k is not None:
+                forced[kind] = (self.handlers[k], ns[f"h{k}"])
+        return CardEstimate(ns, forced, dict(self.slots), source)
+
+    def on_play(self, bodies: dict) -> list[str]:
+        """estimate.on_play: lines leaving in `a` the effects of the `on play` handlers, one after another."""
+        return [f"    a = {self.new_acc()}"] + [f"    a = {bodies[k]}(w, a)" for k, h in enumerate(self.handlers)
+                                                if h.form == "on" and h.event == "play"]
+
+    def play_value(self, bodies: dict) -> None:
+        """estimate.play_value: the worth of playing the card now (again: of executing it once more)."""
+        card = self.card
+        lines = ["def value(w, uses, again):", "    w.uses = uses", *self.on_play(bodies)]
+        lines += ["    " + x for x in _worth_lines()]
+        if self.lasting_items():
+            again, first = "lasting(w, uses) - lasting(w, uses - 1)", "lasting(w, uses)"
+        else:
+            again, first = "0.0 - 0.0", "0.0"      # what lasting() gives a card with nothing lasting
+        end = repr(card.score) if card.score >= 0 else f"min(0, {card.score!r} - w.final_penalty)"
+        lines += ["    if again:", f"        v += {again}", "    else:", f"        v += {first} + {end}",
+                  f"    return v, a[{TRACK['policy']}]"]
+        self.out.append("\n".join(lines) + "\n")
+
+    def lasting_items(self) -> list:
+        """The items estimate.lasting counts."""
+        program = self.card.effect
+        if program is None:
+            return []
+        return [item for item in program.items if isinstance(item, (ast.Modify, ast.Shield, ast.Seal)) or (
+            isinstance(item, ast.Handler) and item.form != "react" and item.event not in ("play", "setup"))]
+
+    def lasting(self) -> None:
+        """estimate.lasting, with the card's items unrolled."""
+        card = self.card
+        program = card.effect
+        lines = ["def lasting(w, uses):"]
+        if program is None:
+            lines.append("    return 0.0")
+            self.out.append("\n".join(lines) + "\n")
+            return
+        per_round = "w.rounds_left * E.LASTING" if card.duration != "round" else "1.0"
+        lines += [f"    per_round = {per_round}", "    v = 0.0"]
+        handler_no = {id(h): k for k, h in enumerate(self.handlers)}
+        for item in program.items:
+            if isinstance(item, ast.Modify):
+                fn = self.expression(item.expr)
+                if item.quantity == "final_penalty":
+                    lines.append(f"    w.uses = 1\n    v += E.final_penalty_of({fn}(w), w)")
+                else:
+                    lines.append(f"    w.uses = uses\n    v += E.modifier_of({fn}(w), {item.quantity!r}, "
+                                 f"{item.floor!r}, w, {card.id!r}) * per_round")
+            elif isinstance(item, ast.Shield):
+                lines.append(f"    v += 0.1 * w.rounds_left * {len(item.targets)}")
+            elif isinstance(item, ast.Seal):
+                lines.append("    v += E.seal_value(w) * per_round")
+            elif isinstance(item, ast.Handler) and item.form != "react" and item.event not in ("play", "setup"):
+                trigger = item.event if item.form in ("when", "once") else None
+                lines.append(f"    w.uses = uses\n    v += E.handler_worth(worth(h{handler_no[id(item)]}(w), w), "
+                             f"{trigger!r}, {item.form == 'once'}, w, per_round)")
+        lines.append("    return v")
+        self.out.append("\n".join(lines) + "\n")
+
+    def expression(self, e) -> str:
+        """A modifier's amount: Walker.num against a new Acc."""
+        name = self.fresh("x")
+        self.out.append(f"def {name}(w):\n    a = {self.new_acc()}\n    return {self.num(e)}\n")
+        return name
+
+    # ---- blocks ------------------------------------------------------------------------------------------
+    def block(self, stmts) -> str:
+        """Walker.block: a function (w, a) -> a."""
+        name = self.fresh("b")
+        lines = [f"def {name}(w, a):"]
+        for k, s in enumerate(stmts):
+            kind = _kind(s)
+            if kind is not None:
+                rest = self.block(stmts[k + 1:])
+                take = self.take(s)
+                lines += [f"    if w.fk == {kind!r}:",
+                          "        w.fk = None",
+                          "        o = [w.force]",
+                          "    else:",
+                          "        try:"]
+                lines += ["            " + x for x in self.options(s, kind)]
+                lines += ["        except ERRORS:",
+                          "            o = []",
+                          f"    return _branch(w, a, o, {take}, {rest})"]
+                break
+            body = self.stmt(s)
+            if body:
+                lines += ["    try:"] + ["        " + x for x in body] + ["    except ERRORS:", "        pass"]
+        else:
+            lines.append("    return a")
+        self.out.append("\n".join(lines) + "\n")
+        return name
+
+    def options(self, s, kind: str) -> list[str]:
+        """Walker.choice for a statement that is a choice: the answers, as `o`."""
+        if kind == "choose":
+            return [f"lo, hi = int({self.num(s.lo)}), int({self.num(s.hi)})",
+                    "o = sorted({lo, hi}) if lo <= hi else []"]
+        if kind == "may":
+            if isinstance(s, ast.MayPay):
+                return [f"o = [False] if {self.num(s.amount)} > {self.money()} else [True, False]"]
+            return ["o = [True, False]"]
+        return [f"o = [0, {self.available(s)}]"]
+
+    def take(self, s) -> str:
+        """Walker.take: a function (w, answer, a) -> a."""
+        name = self.fresh("t")
+        lines = [f"def {name}(w, o, a):"]
+        if isinstance(s, ast.Choose):
+            lines.append(f"    a[{self.slots[s.name]}] = o")
+        elif isinstance(s, (ast.May, ast.MayPay)):
+            lines.append("    if not o:\n        return a")
+            if isinstance(s, ast.MayPay):
+                lines.append(f"    a[{TRACK['money']}] -= {self.num(s.amount)}")
+            lines.append(f"    return {self.block(s.body)}(w, a)")
+        else:
+            lines += ["    " + x for x in self.verb(s, "o")]
+            if s.as_name:
+                lines.append(f"    a[{self.slots[s.as_name]}] = n")
+        if not lines[-1].lstrip().startswith("return"):
+            lines.append("    return a")
+        self.out.append("\n".join(lines) + "\n")
+        return name
+
+    # ---- statements (Walker.stmt): lines run inside the statement's try --------------------------------------
+    def stmt(self, s) -> list[str]:
+        if isinstance(s, ast.TrackChange):
+            if s.track not in TRACK:
+                return [f"raise KeyError({s.track!r})"]
+            k = TRACK[s.track]
+            v = self.num(s.expr)
+            if s.op == "+=":
+                return [f"a[{k}] += {v}"]
+            if s.op == "-=":
+                return [f"a[{k}] += -{v}"]
+            return [f"v = {v}", f"a[{k}] += v - (w.tf[{k}] + a[{k}])"]
+        if isinstance(s, ast.Let):
+            return [f"a[{self.slots[s.name]}] = {self.value(s.expr)}"]
+        if isinstance(s, ast.If):
+            return self.branch(s)
+        if isinstance(s, (ast.EachPlayer, ast.PlayerWith)):
+            return self.players(s)
+        if isinstance(s, ast.Repeat):
+            body = self.block(s.body)
+            return [f"for _ in range(max(0, min(10, int({self.num(s.count)})))):", f"    a = {body}(w, a)"]
+        if isinstance(s, ast.Spend):
+            return [f"a[{TRACK['money']}] -= {self.num(s.amount)}"]
+        if isinstance(s, ast.Pay):
+            m = TRACK["money"]
+            out = [f"n = {self.num(s.amount)}", f"paid = {self.money()}", "paid = paid if paid < n else n",
+                   f"a[{m}] -= paid"]
+            if s.as_name:
+                out.append(f"a[{self.slots[s.as_name]}] = n - paid")
+            return out
+        if isinstance(s, ast.VerbStmt):
+            out = self.verb(s, None)
+            if s.as_name:
+                out.append(f"a[{self.slots[s.as_name]}] = n")
+            return out
+        if isinstance(s, ast.VerbIt):
+            if s.verb == "discard":
+                return [f"a[{EXTRA}] -= 0.2"]
+            state = E.IT_STATE.get(self.trigger or "")
+            if state is not None and state in E.VERB_ORDER.get(s.verb, ()):
+                return self.move(state, E.VERB_TO[s.verb], "1")
+            return []
+        if isinstance(s, ast.Draw):
+            out = [f"n = {self.num(s.count)}"]
+            out.append(f"kept = min(n, {self.num(s.keep)})" if s.keep is not None else "kept = n")
+            out.append(f"a[{EXTRA}] += kept * DRAW.get(int({self.num(s.stage)}), 1.0) + 0.2 * max(0, n - kept)")
+            return out
+        if isinstance(s, ast.Unlock):
+            return [f"a[{EXTRA}] += 0.5 * max(0, int({self.num(s.stage)}) - w.unlocked)"]
+        if isinstance(s, ast.Prevent):
+            return [f"a[{PREVENTED}] += 1", f"a[{EXTRA}] += {E.PREVENT.get(self.trigger or '', 0.0)!r}"]
+        return []
+
+    def branch(self, s: ast.If) -> list[str]:
+        out = ["left, parts = 1.0, []"]
+        for cond, body in s.branches:
+            fn = self.block(body)
+            out += [f"p = left * {self.truth(cond)}", "if p > 0:", f"    parts.append((p, {fn}(w, a[:])))",
+                    "left -= p"]
+        orelse = f"{self.block(s.orelse)}(w, a[:])" if s.orelse else "a"
+        out += ["if left > 0:", f"    parts.append((left, {orelse}))",
+                "a = _mix(parts) if len(parts) > 1 else parts[0][1]"]
+        return out
+
+    def players(self, s) -> list[str]:
+        body = self.block(s.body)
+        out = ["if w.as_subject:", f"    a = {body}(w, a)", "else:", "    n = w.players"]
+        if isinstance(s, ast.PlayerWith):
+            out.append("    mine, others = 1 / n, (n - 1) / n")
+        else:
+            p = self.truth(s.where) if s.where is not None else "1.0"
+            out += [f"    p = {p}", f"    mine, others = ({'0.0' if s.other else 'p'}), (n - 1) * p"]
+        out += ["    if others:",
+                f"        theirs = {body}(w, {self.new_acc()})",
+                f"        a[{EXTRA}] -= {E.OTHERS!r} * others * worth(theirs, w)",
+                "    if mine:",
+                f"        a = _mix([(mine, {body}(w, a[:])), (1 - mine, a)]) if mine < 1 else {body}(w, a)"]
+        return out
+
+    def verb(self, s: ast.VerbStmt, answer: str | None) -> list[str]:
+        """Walker.verb: lines leaving the number of cells taken in `n`. `y if y < x else x` is min(x, y)
+        and `y if y > x else x` is max(x, y): the same object, without the calls."""
+        tiles = COUNT["tiles"]
+        if s.verb in ("reveal", "arrange"):
+            out = [f"n = {answer}" if answer is not None else f"n = {self.amount(s, f'a[{tiles}]')}",
+                   f"n, m = int(n), int(a[{tiles}])",
+                   "n = m if m < n else n",
+                   "n = n if n > 0 else 0",                         # max(0, min(int(n), int(tiles)))
+                   f"a[{EXTRA}] += {(E.REVEAL if s.verb == 'reveal' else 0.15)!r} * n"]
+            if s.verb == "reveal":
+                out.append(f"a[{tiles}] -= n")
+            return out
+        out = [f"avail = {self.available(s)}",
+               f"n = {answer}" if answer is not None else f"n = {self.amount(s, 'avail')}",
+               "left = int(n)",
+               "left = avail if avail < left else left",
+               "left = left if left > 0 else 0",                    # max(0, min(int(n), avail))
+               "taken = left"]
+        if s.verb not in E.VERB_ORDER:
+            return out + [f"raise KeyError({s.verb!r})"]
+        for state in E.VERB_ORDER[s.verb]:
+            if s.kind not in E.KIND_STATES:
+                return out + [f"raise KeyError({s.kind!r})"]
+            if state not in E.KIND_STATES[s.kind]:
+                continue
+            out += ["if left > 0:", f"    k = int({self.count(state)})", "    k = k if k < left else left"]
+            if s.verb not in E.VERB_TO:
+                return out + [f"    raise KeyError({s.verb!r})"]
+            out += ["    " + x for x in self.move(state, E.VERB_TO[s.verb], "k")]
+            out.append("    left -= k")
+        # `n` is what the reference returns: the cells it set out to take, before the loop.
+        out.append("n = taken")
+        return out
+
+    def move(self, old: str, new: str, k: str) -> list[str]:
+        """Walker.move with old and new known."""
+        body = [f"{self.count(old)} -= {k}"]
+        if new != "empty":
+            body.append(f"{self.count(new)} += {k}")
+        if (old, new) == ("mild", "healthy"):
+            body.append(f"a[{TRACK['score']}] += {k}")
+        elif new == "dead":
+            body.append(f"a[{TRACK['score']}] -= {k}")
+        body.append(f"a[{EXTRA}] += {E.TRANSITION.get((old, new), 0.0)!r} * {k}")
+        if k == "1":
+            return body
+        return [f"if {k} > 0:"] + ["    " + x for x in body]
+
+    def count(self, state: str) -> str:
+        if state not in COUNT:
+            return f"a[_no_count({state!r})]"      # a KeyError where the reference has one
+        return f"a[{COUNT[state]}]"
+
+    def available(self, s: ast.VerbStmt) -> str:
+        states = E.KIND_STATES.get(s.kind, ("tiles",))
+        return f"int({' + '.join(['0'] + [self.count(st) for st in states])})"
+
+    def amount(self, s: ast.VerbStmt, avail: str) -> str:
+        if s.amount.mode == "all" or s.amount.expr is None:
+            return f"int({avail})"
+        return f"int({self.num(s.amount.expr)})"
+
+    def money(self) -> str:
+        m = TRACK["money"]
+        return f"(w.tf[{m}] + a[{m}])"
+
+    # ---- expressions (Walker.value / num / truth) -------------------------------------------------------------
+    def num(self, e) -> str:
+        code, numeric = self.value_of(e)
+        if numeric:
+            return code
+        if isinstance(e, ast.Str):
+            return "0"
+        return f"_num({code})"
+
+    def value(self, e) -> str:
+        return self.value_of(e)[0]
+
+    def truth(self, e) -> str:
+        code = self.value(e)
+        return code if isinstance(e, ast.Compare) and e.op in COMPARE else f"_truth({code})"
+
+    def value_of(self, e) -> tuple[str, bool]:
+        """The Python expression of Walker.value(e), and whether it is surely a number."""
+        if isinstance(e, ast.Num | ast.Str):
+            return repr(e.value), isinstance(e.value, (int, float))
+        if isinstance(e, ast.Name):
+            static = self.name(e.name)
+            k = self.slots.get(e.name)
+            if k is None:
+                return static, True
+            return f"(a[{k}] if a[{k}] is not UNB else {static})", False
+        if isinstance(e, ast.BinOp):
+            op = e.op if e.op in ("+", "-", "*") else "//"
+            return f"({self.num(e.left)} {op} {self.num(e.right)})", True
+        if isinstance(e, ast.Neg):
+            return f"(-{self.num(e.operand)})", True
+        if isinstance(e, ast.Not):
+            return f"(1.0 - {self.truth(e.operand)})", True
+        if isinstance(e, ast.Compare):
+            a, b = self.num(e.left), self.num(e.right)
+            if e.op in COMPARE:
+                return f"float({a} {e.op} {b})", True
+            return f"_compare({e.op!r}, {a}, {b})", True
+        if isinstance(e, ast.BoolOp):
+            a, b = self.truth(e.left), self.truth(e.right)
+            return (f"({a} * {b})" if e.op == "and" else f"_bor({a}, {b})"), True
+        if isinstance(e, ast.Call):
+            return self.call(e), True
+        return "0", True
+
+    def call(self, e: ast.Call) -> str:
+        f = e.func
+        if f in ("min", "max"):
+            return f"{f}([{', '.join(self.num(x) for x in e.args)}])"
+        if f == "abs":
+            return f"abs({self.num(e.args[0])})" if e.args else "_missing()"
+        if f in E.CHANCE:
+            return repr(E.CHANCE[f])
+        if f == "played":
+            return f"_played(w, {self.value(e.args[0])})" if e.args else "_missing()"
+        if f == "unlocked":
+            return f"float(w.unlocked >= {self.num(e.args[0])})" if e.args else "_missing()"
+        return "0"
+
+    def name(self, name: str) -> str:
+        """Walker.name for a name no `let` holds."""
+        if name in TRACK:
+            k = TRACK[name]
+            return f"(w.tf[{k}] + a[{k}])"
+        if name in COUNT:
+            return f"a[{COUNT[name]}]"
+        if name in DERIVED:
+            return "(" + " + ".join(["0"] + [f"a[{COUNT[s]}]" for s in DERIVED[name]]) + ")"
+        if name in ("uses", "hand", "round", "players"):
+            return f"w.{name}"
+        if name == "revealed":
+            return f"float(a[{COUNT['tiles']}] <= 0)"
+        return "0"
