@@ -23,6 +23,7 @@ import weakref
 
 from rulekit.agents import estimate as E
 from rulekit.language import ast
+from rulekit.language.visitor import Visitor
 
 ERRORS = (ArithmeticError, TypeError, ValueError, KeyError)   # what the reference walk skips
 UNBOUND = object()
@@ -179,22 +180,12 @@ def of(card) -> CardEstimate:
 def holds(stmts, kind: str) -> bool:
     """Does a block hold a choice of this kind (searching nested blocks)?"""
     for s in stmts:
-        if _kind(s) == kind:
+        if E.choice_kind(s) == kind:
             return True
         for body in _bodies(s):
             if holds(body, kind):
                 return True
     return False
-
-
-def _kind(s) -> str | None:
-    if isinstance(s, ast.Choose):
-        return "choose"
-    if isinstance(s, (ast.May, ast.MayPay)):
-        return "may"
-    if isinstance(s, ast.VerbStmt) and s.amount.mode in ("any", "up_to"):
-        return "amount"
-    return None
 
 
 def _bodies(s):
@@ -213,8 +204,9 @@ def _bound(stmts, out: dict) -> None:
             _bound(body, out)
 
 
-class _Gen:
-    """Writes one card's module, mirroring estimate.Walker statement by statement."""
+class _Gen(Visitor, walks=("statements", "expressions")):
+    """Writes one card's module, mirroring estimate.Walker statement by statement (a method per node
+    type, as the Walker has: `s_…` gives the lines a statement runs, `e_…` an expression's code)."""
 
     def __init__(self, card):
         self.card = card
@@ -336,7 +328,7 @@ class _Gen:
         name = self.fresh("b")
         lines = [f"def {name}(w, a):"]
         for k, s in enumerate(stmts):
-            kind = _kind(s)
+            kind = E.choice_kind(s)
             if kind is not None:
                 rest = self.block(stmts[k + 1:])
                 take = self.take(s)
@@ -366,6 +358,8 @@ class _Gen:
         if kind == "may":
             if isinstance(s, ast.MayPay):
                 return [f"o = [False] if {self.num(s.amount)} > {self.money()} else [True, False]"]
+            if isinstance(s, ast.MayDiscard):
+                return [f"o = [False] if {self.num(s.amount)} > w.hand else [True, False]"]
             return ["o = [True, False]"]
         return [f"o = [0, {self.available(s)}]"]
 
@@ -375,10 +369,12 @@ class _Gen:
         lines = [f"def {name}(w, o, a):"]
         if isinstance(s, ast.Choose):
             lines.append(f"    a[{self.slots[s.name]}] = o")
-        elif isinstance(s, (ast.May, ast.MayPay)):
+        elif isinstance(s, (ast.May, ast.MayPay, ast.MayDiscard)):
             lines.append("    if not o:\n        return a")
             if isinstance(s, ast.MayPay):
                 lines.append(f"    a[{TRACK['money']}] -= {self.num(s.amount)}")
+            elif isinstance(s, ast.MayDiscard):
+                lines.append(f"    a[{EXTRA}] -= {E.DISCARD!r} * {self.num(s.amount)}")
             lines.append(f"    return {self.block(s.body)}(w, a)")
         else:
             lines += ["    " + x for x in self.verb(s, "o")]
@@ -389,58 +385,104 @@ class _Gen:
         self.out.append("\n".join(lines) + "\n")
         return name
 
-    # ---- statements (Walker.stmt): lines run inside the statement's try --------------------------------------
-    def stmt(self, s) -> list[str]:
-        if isinstance(s, ast.TrackChange):
-            if s.track not in TRACK:
-                return [f"raise KeyError({s.track!r})"]
-            k = TRACK[s.track]
-            v = self.num(s.expr)
-            if s.op == "+=":
-                return [f"a[{k}] += {v}"]
-            if s.op == "-=":
-                return [f"a[{k}] += -{v}"]
-            return [f"v = {v}", f"a[{k}] += v - (w.tf[{k}] + a[{k}])"]
-        if isinstance(s, ast.Let):
-            return [f"a[{self.slots[s.name]}] = {self.value(s.expr)}"]
-        if isinstance(s, ast.If):
-            return self.branch(s)
-        if isinstance(s, (ast.EachPlayer, ast.PlayerWith)):
-            return self.players(s)
-        if isinstance(s, ast.Repeat):
-            body = self.block(s.body)
-            return [f"for _ in range(max(0, min(10, int({self.num(s.count)})))):", f"    a = {body}(w, a)"]
-        if isinstance(s, ast.Spend):
-            return [f"a[{TRACK['money']}] -= {self.num(s.amount)}"]
-        if isinstance(s, ast.Pay):
-            m = TRACK["money"]
-            out = [f"n = {self.num(s.amount)}", f"paid = {self.money()}", "paid = paid if paid < n else n",
-                   f"a[{m}] -= paid"]
-            if s.as_name:
-                out.append(f"a[{self.slots[s.as_name]}] = n - paid")
-            return out
-        if isinstance(s, ast.VerbStmt):
-            out = self.verb(s, None)
-            if s.as_name:
-                out.append(f"a[{self.slots[s.as_name]}] = n")
-            return out
-        if isinstance(s, ast.VerbIt):
-            if s.verb == "discard":
-                return [f"a[{EXTRA}] -= 0.2"]
-            state = E.IT_STATE.get(self.trigger or "")
-            if state is not None and state in E.VERB_ORDER.get(s.verb, ()):
-                return self.move(state, E.VERB_TO[s.verb], "1")
-            return []
-        if isinstance(s, ast.Draw):
-            out = [f"n = {self.num(s.count)}"]
-            out.append(f"kept = min(n, {self.num(s.keep)})" if s.keep is not None else "kept = n")
-            out.append(f"a[{EXTRA}] += kept * DRAW.get(int({self.num(s.stage)}), 1.0) + 0.2 * max(0, n - kept)")
-            return out
-        if isinstance(s, ast.Unlock):
-            return [f"a[{EXTRA}] += 0.5 * max(0, int({self.num(s.stage)}) - w.unlocked)"]
-        if isinstance(s, ast.Prevent):
-            return [f"a[{PREVENTED}] += 1", f"a[{EXTRA}] += {E.PREVENT.get(self.trigger or '', 0.0)!r}"]
+    # ---- statements (the Walker's s_ methods): lines run inside the statement's try --------------------------
+    def s_TrackChange(self, s: ast.TrackChange) -> list[str]:
+        k = self.slots.get(s.track)
+        out: list[str] = []
+        if k is not None:                   # a name that changes, once bound; a track's name never is one
+            if s.op == "=":
+                change = [f"    a[{k}] = {self.value(s.expr)}"]
+            else:
+                change = [f"    v = {self.num(s.expr)}", f"    cur = a[{k}]",
+                          "    cur = cur if isinstance(cur, (int, float)) else 0",
+                          f"    a[{k}] = cur {s.op[0]} v"]
+            out = [f"if a[{k}] is not UNB:", *change, "else:"]
+        out += ["    " + x for x in self.track_change(s)] if out else self.track_change(s)
+        return out
+
+    def track_change(self, s: ast.TrackChange) -> list[str]:
+        if s.track not in TRACK:
+            return [f"raise KeyError({s.track!r})"]
+        k = TRACK[s.track]
+        v = self.num(s.expr)
+        if s.op == "+=":
+            return [f"a[{k}] += {v}"]
+        if s.op == "-=":
+            return [f"a[{k}] += -{v}"]
+        return [f"v = {v}", f"a[{k}] += v - (w.tf[{k}] + a[{k}])"]
+
+    def s_Let(self, s: ast.Let) -> list[str]:
+        return [f"a[{self.slots[s.name]}] = {self.value(s.expr)}"]
+
+    def s_If(self, s: ast.If) -> list[str]:
+        return self.branch(s)
+
+    def s_EachPlayer(self, s) -> list[str]:
+        return self.players(s)
+
+    s_PlayerWith = s_ChoosePlayer = s_EachPlayer
+
+    def s_Me(self, s: ast.Me) -> list[str]:
+        return [f"a = {self.block(s.body)}(w, a)"]
+
+    s_After = s_Me
+
+    def s_Repeat(self, s: ast.Repeat) -> list[str]:
+        body = self.block(s.body)
+        return [f"for _ in range(max(0, min(10, int({self.num(s.count)})))):", f"    a = {body}(w, a)"]
+
+    def s_Spend(self, s: ast.Spend) -> list[str]:
+        return [f"a[{TRACK['money']}] -= {self.num(s.amount)}"]
+
+    def s_Pay(self, s: ast.Pay) -> list[str]:
+        m = TRACK["money"]
+        out = [f"n = {self.num(s.amount)}", f"paid = {self.money()}", "paid = paid if paid < n else n",
+               f"a[{m}] -= paid"]
+        if s.as_name:
+            out.append(f"a[{self.slots[s.as_name]}] = n - paid")
+        return out
+
+    def s_VerbStmt(self, s: ast.VerbStmt) -> list[str]:
+        out = self.verb(s, None)
+        if s.as_name:
+            out.append(f"a[{self.slots[s.as_name]}] = n")
+        return out
+
+    def s_VerbIt(self, s: ast.VerbIt) -> list[str]:
+        if s.verb == "discard":
+            return [f"a[{EXTRA}] -= {E.DISCARD!r}"]
+        state = E.IT_STATE.get(self.trigger or "")
+        if state is not None and state in E.VERB_ORDER.get(s.verb, ()):
+            return self.move(state, E.VERB_TO[s.verb], "1")
         return []
+
+    def s_Draw(self, s: ast.Draw) -> list[str]:
+        out = [f"n = {self.num(s.count)}"]
+        out.append(f"kept = min(n, {self.num(s.keep)})" if s.keep is not None else "kept = n")
+        out.append(f"a[{EXTRA}] += kept * DRAW.get(int({self.num(s.stage)}), 1.0) + 0.2 * max(0, n - kept)")
+        return out
+
+    def s_Unlock(self, s: ast.Unlock) -> list[str]:
+        return [f"a[{EXTRA}] += 0.5 * max(0, int({self.num(s.stage)}) - w.unlocked)"]
+
+    def s_Prevent(self, s: ast.Prevent) -> list[str]:
+        return [f"a[{PREVENTED}] += 1", f"a[{EXTRA}] += {E.PREVENT.get(self.trigger or '', 0.0)!r}"]
+
+    def s_Discard(self, s: ast.Discard) -> list[str]:
+        mode = s.amount.mode
+        n = "0" if mode in ("any", "up_to") else "w.hand" if mode == "all" else self.num(s.amount.expr)
+        out = [f"n = {n}", "n = min(n, w.hand)", f"a[{EXTRA}] -= {E.DISCARD!r} * n"]
+        if s.as_name:
+            out.append(f"a[{self.slots[s.as_name]}] = n")
+        return out
+
+    def s_Transfer(self, s: ast.Transfer) -> list[str]:
+        return []               # not weighed (estimate.Walker.s_Transfer)
+
+    def s_Choose(self, s) -> list[str]:
+        return []               # a choice: block() writes it
+
+    s_May = s_MayPay = s_MayDiscard = s_Choose
 
     def branch(self, s: ast.If) -> list[str]:
         out = ["left, parts = 1.0, []"]
@@ -460,7 +502,11 @@ class _Gen:
             out.append("    mine, others = 1 / n, (n - 1) / n")
         else:
             p = self.truth(s.where) if s.where is not None else "1.0"
-            out += [f"    p = {p}", f"    mine, others = ({'0.0' if s.other else 'p'}), (n - 1) * p"]
+            if isinstance(s, ast.ChoosePlayer):
+                share = "0.0, p" if s.other else "p / n, p * (n - 1) / n"
+            else:
+                share = f"({'0.0' if s.other else 'p'}), (n - 1) * p"
+            out += [f"    p = {p}", f"    mine, others = {share}"]
         out += ["    if others:",
                 f"        theirs = {body}(w, {self.new_acc()})",
                 f"        a[{EXTRA}] -= {E.OTHERS!r} * others * worth(theirs, w)",
@@ -553,32 +599,47 @@ class _Gen:
 
     def value_of(self, e) -> tuple[str, bool]:
         """The Python expression of Walker.value(e), and whether it is surely a number."""
-        if isinstance(e, ast.Num | ast.Str):
-            return repr(e.value), isinstance(e.value, (int, float))
-        if isinstance(e, ast.Name):
-            static = self.name(e.name)
-            k = self.slots.get(e.name)
-            if k is None:
-                return static, True
-            return f"(a[{k}] if a[{k}] is not UNB else {static})", False
-        if isinstance(e, ast.BinOp):
-            op = e.op if e.op in ("+", "-", "*") else "//"
-            return f"({self.num(e.left)} {op} {self.num(e.right)})", True
-        if isinstance(e, ast.Neg):
-            return f"(-{self.num(e.operand)})", True
-        if isinstance(e, ast.Not):
-            return f"(1.0 - {self.truth(e.operand)})", True
-        if isinstance(e, ast.Compare):
-            a, b = self.num(e.left), self.num(e.right)
-            if e.op in COMPARE:
-                return f"float({a} {e.op} {b})", True
-            return f"_compare({e.op!r}, {a}, {b})", True
-        if isinstance(e, ast.BoolOp):
-            a, b = self.truth(e.left), self.truth(e.right)
-            return (f"({a} * {b})" if e.op == "and" else f"_bor({a}, {b})"), True
-        if isinstance(e, ast.Call):
-            return self.call(e), True
-        return "0", True
+        return self.expr(e)
+
+    def e_Num(self, e) -> tuple[str, bool]:
+        return repr(e.value), isinstance(e.value, (int, float))
+
+    e_Str = e_Num
+
+    def e_Name(self, e: ast.Name) -> tuple[str, bool]:
+        static = self.name(e.name)
+        k = self.slots.get(e.name)
+        if k is None:
+            return static, True
+        return f"(a[{k}] if a[{k}] is not UNB else {static})", False
+
+    def e_BinOp(self, e: ast.BinOp) -> tuple[str, bool]:
+        op = e.op if e.op in ("+", "-", "*") else "//"
+        return f"({self.num(e.left)} {op} {self.num(e.right)})", True
+
+    def e_Neg(self, e: ast.Neg) -> tuple[str, bool]:
+        return f"(-{self.num(e.operand)})", True
+
+    def e_Not(self, e: ast.Not) -> tuple[str, bool]:
+        return f"(1.0 - {self.truth(e.operand)})", True
+
+    def e_Compare(self, e: ast.Compare) -> tuple[str, bool]:
+        a, b = self.num(e.left), self.num(e.right)
+        if e.op in COMPARE:
+            return f"float({a} {e.op} {b})", True
+        return f"_compare({e.op!r}, {a}, {b})", True
+
+    def e_BoolOp(self, e: ast.BoolOp) -> tuple[str, bool]:
+        a, b = self.truth(e.left), self.truth(e.right)
+        return (f"({a} * {b})" if e.op == "and" else f"_bor({a}, {b})"), True
+
+    def e_Call(self, e: ast.Call) -> tuple[str, bool]:
+        return self.call(e), True
+
+    def e_It(self, e) -> tuple[str, bool]:
+        return "0", True        # not read (estimate.Walker.e_It)
+
+    e_CountOf = e_It
 
     def call(self, e: ast.Call) -> str:
         f = e.func

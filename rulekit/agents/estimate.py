@@ -16,6 +16,7 @@ import operator
 
 from rulekit.core import board as B
 from rulekit.language import ast
+from rulekit.language.visitor import Visitor
 
 MONEY = 0.3           # a coin, in points: about what a coin buys elsewhere
 LASTING = 0.6         # discount on effects that repeat every round: the future is uncertain
@@ -46,6 +47,7 @@ STATES = ("healthy", "mild", "severe", "dead", "tiles")
 IT_STATE = {"reveal mild": "mild", "reveal healthy": "healthy", "reveal": "mild", "death": "severe"}
 TRIGGER_RATE = {"reveal": 2.0, "reveal mild": 0.4, "reveal healthy": 1.6, "unsold": 0.3}
 PREVENT = {"death": 1.6, "overthrown": 20.0}
+DISCARD = 0.2         # a card from hand given up (`discard`, `may discard`)
 CHANCE = {"event": 0.15, "happened": 0.3}   # unknown future events, as a probability
 
 
@@ -176,8 +178,13 @@ def worth(acc: Acc, snap: Snapshot) -> float:
     return v
 
 
-class Walker:
-    """Reads one handler body against a snapshot; choices inside it are taken the best way for the player."""
+class Walker(Visitor, walks=("statements", "expressions")):
+    """Reads one handler body against a snapshot; choices inside it are taken the best way for the player.
+
+    A method per statement (`s_…`) and per expression (`e_…`) of the language, as every walker of
+    the trees has (rulekit.language.visitor): a new statement cannot be passed over unnoticed. What
+    the reading does not weigh says so in its method.
+    """
 
     def __init__(self, snap: Snapshot, trigger: str | None = None, force=None, force_kind: str | None = None,
                  uses: int = 1, as_subject: bool = False):
@@ -214,8 +221,7 @@ class Walker:
 
     def choice(self, s, acc: Acc) -> list | None:
         """The answers to weigh at a choice point, or None when s is not one."""
-        kind = "choose" if isinstance(s, ast.Choose) else "may" if isinstance(s, (ast.May, ast.MayPay)) else \
-            "amount" if isinstance(s, ast.VerbStmt) and s.amount.mode in ("any", "up_to") else None
+        kind = choice_kind(s)
         if kind is None:
             return None
         if self.force_kind == kind:
@@ -228,6 +234,8 @@ class Walker:
             if kind == "may":
                 if isinstance(s, ast.MayPay) and self.num(s.amount, acc) > self.money(acc):
                     return [False]
+                if isinstance(s, ast.MayDiscard) and self.num(s.amount, acc) > self.snap.hand:
+                    return [False]
                 return [True, False]
             return [0, self.available(s, acc)]
         except (ArithmeticError, TypeError, ValueError, KeyError):
@@ -237,11 +245,13 @@ class Walker:
         if isinstance(s, ast.Choose):
             acc.env[s.name] = answer
             return acc
-        if isinstance(s, (ast.May, ast.MayPay)):
+        if isinstance(s, (ast.May, ast.MayPay, ast.MayDiscard)):
             if not answer:
                 return acc
             if isinstance(s, ast.MayPay):
                 acc.d["money"] -= self.num(s.amount, acc)
+            elif isinstance(s, ast.MayDiscard):
+                acc.extra -= DISCARD * self.num(s.amount, acc)
             return self.block(s.body, acc)
         n = self.verb(s, answer, acc)
         if s.as_name:
@@ -249,44 +259,102 @@ class Walker:
         return acc
 
     # ---- statements ------------------------------------------------------------------------
-    def stmt(self, s, acc: Acc) -> Acc:
-        if isinstance(s, ast.TrackChange):
-            v = self.num(s.expr, acc)
-            cur = self.snap.tracks[s.track] + acc.d[s.track]
-            acc.d[s.track] += v if s.op == "+=" else -v if s.op == "-=" else v - cur
-        elif isinstance(s, ast.Let):
-            acc.env[s.name] = self.value(s.expr, acc)
-        elif isinstance(s, ast.If):
-            return self.branch(s, acc)
-        elif isinstance(s, (ast.EachPlayer, ast.PlayerWith)):
-            return self.players(s, acc)
-        elif isinstance(s, ast.Repeat):
-            for _ in range(max(0, min(10, int(self.num(s.count, acc))))):
-                acc = self.block(s.body, acc)
-        elif isinstance(s, ast.Spend):
-            acc.d["money"] -= self.num(s.amount, acc)
-        elif isinstance(s, ast.Pay):
-            n = self.num(s.amount, acc)
-            paid = min(n, self.money(acc))
-            acc.d["money"] -= paid
-            if s.as_name:
-                acc.env[s.as_name] = n - paid
-        elif isinstance(s, ast.VerbStmt):
-            n = self.verb(s, None, acc)
-            if s.as_name:
-                acc.env[s.as_name] = n
-        elif isinstance(s, ast.VerbIt):
-            self.verb_it(s.verb, acc)
-        elif isinstance(s, ast.Draw):
-            n = self.num(s.count, acc)
-            kept = min(n, self.num(s.keep, acc)) if s.keep is not None else n
-            acc.extra += kept * DRAW.get(int(self.num(s.stage, acc)), 1.0) + 0.2 * max(0, n - kept)
-        elif isinstance(s, ast.Unlock):
-            acc.extra += 0.5 * max(0, int(self.num(s.stage, acc)) - self.snap.unlocked)
-        elif isinstance(s, ast.Prevent):
-            acc.dprevent += 1
-            acc.extra += PREVENT.get(self.trigger or "", 0.0)
+    def s_TrackChange(self, s: ast.TrackChange, acc: Acc) -> Acc:
+        if s.track in acc.env:                  # a name that changes (`fewest = min(fewest, infected)`)
+            if s.op == "=":
+                acc.env[s.track] = self.value(s.expr, acc)
+            else:
+                v = self.num(s.expr, acc)
+                cur = acc.env[s.track]
+                cur = cur if isinstance(cur, (int, float)) else 0
+                acc.env[s.track] = cur + v if s.op == "+=" else cur - v
+            return acc
+        v = self.num(s.expr, acc)
+        cur = self.snap.tracks[s.track] + acc.d[s.track]
+        acc.d[s.track] += v if s.op == "+=" else -v if s.op == "-=" else v - cur
         return acc
+
+    def s_Let(self, s: ast.Let, acc: Acc) -> Acc:
+        acc.env[s.name] = self.value(s.expr, acc)
+        return acc
+
+    def s_If(self, s: ast.If, acc: Acc) -> Acc:
+        return self.branch(s, acc)
+
+    def s_EachPlayer(self, s: ast.EachPlayer, acc: Acc) -> Acc:
+        return self.players(s, acc)
+
+    s_PlayerWith = s_ChoosePlayer = s_EachPlayer
+
+    def s_Me(self, s: ast.Me, acc: Acc) -> Acc:
+        """Read as the player's own effects, wherever the block stands."""
+        return self.block(s.body, acc)
+
+    def s_After(self, s: ast.After, acc: Acc) -> Acc:
+        """Read as if the block ran now: the reading does not discount what comes later."""
+        return self.block(s.body, acc)
+
+    def s_Repeat(self, s: ast.Repeat, acc: Acc) -> Acc:
+        for _ in range(max(0, min(10, int(self.num(s.count, acc))))):
+            acc = self.block(s.body, acc)
+        return acc
+
+    def s_Spend(self, s: ast.Spend, acc: Acc) -> Acc:
+        acc.d["money"] -= self.num(s.amount, acc)
+        return acc
+
+    def s_Pay(self, s: ast.Pay, acc: Acc) -> Acc:
+        n = self.num(s.amount, acc)
+        paid = min(n, self.money(acc))
+        acc.d["money"] -= paid
+        if s.as_name:
+            acc.env[s.as_name] = n - paid
+        return acc
+
+    def s_VerbStmt(self, s: ast.VerbStmt, acc: Acc) -> Acc:
+        n = self.verb(s, None, acc)
+        if s.as_name:
+            acc.env[s.as_name] = n
+        return acc
+
+    def s_VerbIt(self, s: ast.VerbIt, acc: Acc) -> Acc:
+        self.verb_it(s.verb, acc)
+        return acc
+
+    def s_Draw(self, s: ast.Draw, acc: Acc) -> Acc:
+        n = self.num(s.count, acc)
+        kept = min(n, self.num(s.keep, acc)) if s.keep is not None else n
+        acc.extra += kept * DRAW.get(int(self.num(s.stage, acc)), 1.0) + 0.2 * max(0, n - kept)
+        return acc
+
+    def s_Unlock(self, s: ast.Unlock, acc: Acc) -> Acc:
+        acc.extra += 0.5 * max(0, int(self.num(s.stage, acc)) - self.snap.unlocked)
+        return acc
+
+    def s_Prevent(self, s: ast.Prevent, acc: Acc) -> Acc:
+        acc.dprevent += 1
+        acc.extra += PREVENT.get(self.trigger or "", 0.0)
+        return acc
+
+    def s_Discard(self, s: ast.Discard, acc: Acc) -> Acc:
+        """A card from hand is worth DISCARD; the player discards nothing it may keep (`any`, `up to`)."""
+        mode = s.amount.mode
+        n = 0 if mode in ("any", "up_to") else self.snap.hand if mode == "all" else self.num(s.amount.expr, acc)
+        n = min(n, self.snap.hand)
+        acc.extra -= DISCARD * n
+        if s.as_name:
+            acc.env[s.as_name] = n
+        return acc
+
+    def s_Transfer(self, s: ast.Transfer, acc: Acc) -> Acc:
+        """Not weighed: what it is worth depends on which of two players the reading stands for."""
+        return acc
+
+    def s_Choose(self, s: ast.Choose, acc: Acc) -> Acc:
+        """Only reached with no answer to weigh (block() weighs the answers): nothing is bound."""
+        return acc
+
+    s_May = s_MayPay = s_MayDiscard = s_Choose
 
     def branch(self, s: ast.If, acc: Acc) -> Acc:
         left, parts = 1.0, []
@@ -308,7 +376,10 @@ class Walker:
             mine, others = 1 / n, (n - 1) / n
         else:
             p = truth(self.value(s.where, acc)) if s.where is not None else 1.0
-            mine, others = (0.0 if s.other else p), (n - 1) * p
+            if isinstance(s, ast.ChoosePlayer):      # one player, chosen among n (n - 1 when other)
+                mine, others = (0.0, p) if s.other else (p / n, p * (n - 1) / n)
+            else:
+                mine, others = (0.0 if s.other else p), (n - 1) * p
         if others:
             theirs = self.block(s.body, Acc(self.snap))
             acc.extra -= OTHERS * others * worth(theirs, self.snap)
@@ -340,7 +411,7 @@ class Walker:
 
     def verb_it(self, verb: str, acc: Acc) -> None:
         if verb == "discard":
-            acc.extra -= 0.2
+            acc.extra -= DISCARD
             return
         state = IT_STATE.get(self.trigger or "")
         if state is not None and state in VERB_ORDER.get(verb, ()):
@@ -377,30 +448,48 @@ class Walker:
         return v if isinstance(v, (int, float)) else 0
 
     def value(self, e, acc: Acc):
-        if isinstance(e, ast.Num | ast.Str):
-            return e.value
-        if isinstance(e, ast.Name):
-            return self.name(e.name, acc)
-        if isinstance(e, ast.BinOp):
-            a, b = self.num(e.left, acc), self.num(e.right, acc)
-            if e.op == "+":
-                return a + b
-            if e.op == "-":
-                return a - b
-            if e.op == "*":
-                return a * b
-            return a // b
-        if isinstance(e, ast.Neg):
-            return -self.num(e.operand, acc)
-        if isinstance(e, ast.Not):
-            return 1.0 - truth(self.value(e.operand, acc))
-        if isinstance(e, ast.Compare):
-            return float(compare(e.op, self.num(e.left, acc), self.num(e.right, acc)))
-        if isinstance(e, ast.BoolOp):
-            a, b = truth(self.value(e.left, acc)), truth(self.value(e.right, acc))
-            return a * b if e.op == "and" else a + b - a * b
-        if isinstance(e, ast.Call):
-            return self.call(e, acc)
+        return self.expr(e, acc)
+
+    def e_Num(self, e, acc: Acc):
+        return e.value
+
+    e_Str = e_Num
+
+    def e_Name(self, e: ast.Name, acc: Acc):
+        return self.name(e.name, acc)
+
+    def e_BinOp(self, e: ast.BinOp, acc: Acc):
+        a, b = self.num(e.left, acc), self.num(e.right, acc)
+        if e.op == "+":
+            return a + b
+        if e.op == "-":
+            return a - b
+        if e.op == "*":
+            return a * b
+        return a // b
+
+    def e_Neg(self, e: ast.Neg, acc: Acc):
+        return -self.num(e.operand, acc)
+
+    def e_Not(self, e: ast.Not, acc: Acc):
+        return 1.0 - truth(self.value(e.operand, acc))
+
+    def e_Compare(self, e: ast.Compare, acc: Acc):
+        return float(compare(e.op, self.num(e.left, acc), self.num(e.right, acc)))
+
+    def e_BoolOp(self, e: ast.BoolOp, acc: Acc):
+        a, b = truth(self.value(e.left, acc)), truth(self.value(e.right, acc))
+        return a * b if e.op == "and" else a + b - a * b
+
+    def e_Call(self, e: ast.Call, acc: Acc):
+        return self.call(e, acc)
+
+    def e_It(self, e: ast.It, acc: Acc):
+        """Not read: the cell a trigger is about is not part of the snapshot."""
+        return 0
+
+    def e_CountOf(self, e: ast.CountOf, acc: Acc):
+        """Not read: other players and the cards in play are not part of the snapshot's numbers."""
         return 0
 
     def name(self, name: str, acc: Acc):
@@ -443,6 +532,17 @@ class Walker:
         if f == "unlocked":
             return float(self.snap.unlocked >= self.num(e.args[0], acc))
         return 0
+
+
+def choice_kind(s) -> str | None:
+    """The kind of choice a statement asks its subject ('choose', 'may', 'amount'), or None."""
+    if isinstance(s, ast.Choose):
+        return "choose"
+    if isinstance(s, (ast.May, ast.MayPay, ast.MayDiscard)):
+        return "may"
+    if isinstance(s, ast.VerbStmt) and s.amount.mode in ("any", "up_to"):
+        return "amount"
+    return None
 
 
 def truth(v) -> float:

@@ -148,7 +148,7 @@ class GreedyAgent:
         card, est, playable = self.card(obs, ref)
         if card.name in names:
             return 0.0
-        price = card.price[0] if card.price else 0
+        price = obs.price(card)                 # under the player's `modify price`
         if not playable:
             return est.react(snap) - price * E.MONEY
         return self.play_worth(snap, card, est)[0] - price * E.MONEY
@@ -211,14 +211,14 @@ class GreedyAgent:
                 card, est, _ = self.card(obs, o[1])
                 worth, dpolicy = self.play_worth(snap, card, est)
                 # safe(): no paying policy when low, never down to POLICY_FLOOR
-                v = worth - (card.price[0] if card.price else 0) * E.MONEY if not (
+                v = worth - obs.price(card) * E.MONEY if not (
                     dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR)) else 0.0
             elif kind == "execute":
                 if tableau is None:
                     tableau = obs.tableau(self.seat)
                 e = next(x for x in tableau if x.card.id == o[1])
                 worth, dpolicy = self.play_worth(snap, e.card, estgen.of(e.card), e.uses + 1, again=True)
-                v = worth - e.card.price[e.uses] * E.MONEY if not (
+                v = worth - obs.price(e.card, e.uses) * E.MONEY if not (
                     dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR)) else 0.0
             elif kind == "switch":
                 if (obs.round, o[1]) in self._switched:
@@ -338,7 +338,7 @@ class GreedyAgent:
     def on_react(self, obs, q: Question) -> int:
         snap = self.snapshot(obs)
         card, est, _ = self.card(obs, q.card)
-        return q.options.index(est.react(snap) - (card.price[0] if card.price else 0) * E.MONEY > 0)
+        return q.options.index(est.react(snap) - obs.price(card) * E.MONEY > 0)
 
     def on_keep(self, obs, q: Question) -> int:
         snap, names = self.snapshot(obs), self.names(obs)
