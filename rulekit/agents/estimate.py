@@ -86,12 +86,7 @@ class Snapshot:
     def key_of(obs, seat: int) -> tuple:
         """(round, phase, tracks in TRACKS order, counts in STATES order, hand size, unlocked stage,
         tableau size, players still in): what a snapshot's key holds, read without the rest."""
-        track, count = obs.track, obs.count
-        return (obs.round, obs.phase,
-                (track(seat, "medical"), track(seat, "disease"), track(seat, "policy"), track(seat, "score"),
-                 track(seat, "economy"), track(seat, "money")),
-                (count(seat, "healthy"), count(seat, "mild"), count(seat, "severe"), count(seat, "dead"),
-                 count(seat, "tiles")),
+        return (obs.round, obs.phase, obs.tracks(seat), obs.counts(seat),
                 obs.hand_size(seat), obs.unlocked(seat), len(obs.tableau(seat)), len(obs.in_order()))
 
     @property

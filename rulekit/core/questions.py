@@ -136,10 +136,20 @@ class Observation:
         """A board count of a seat (healthy, mild, severe, dead, infected, alive, resident, tiles)."""
         return self._game.count(seat, name)
 
+    def counts(self, seat: int) -> tuple[int, int, int, int, int]:
+        """(healthy, mild, severe, dead, tiles) of a seat's board, in one read."""
+        c = self._game.state.seats[seat].counts
+        return c[B.HEALTHY], c[B.MILD], c[B.SEVERE], c[B.DEAD], c[B.TILE]
+
     # ---- seats ----------------------------------------------------------------------------------
     def track(self, seat: int, name: str) -> int:
         """A track of any seat, or its money (all public)."""
         return getattr(self._game.state.seats[seat], name)
+
+    def tracks(self, seat: int) -> tuple[int, int, int, int, int, int]:
+        """(medical, disease, policy, score, economy, money) of a seat, in one read."""
+        p = self._game.state.seats[seat]
+        return p.medical, p.disease, p.policy, p.score, p.economy, p.money
 
     def unlocked(self, seat: int) -> int:
         return self._game.state.seats[seat].unlocked
