@@ -62,7 +62,7 @@ def hand_food_shortage(rt, f):
     """粮食告急, as a person would write it against the runtime."""
     rt.tick(1)
     subject = f.owner
-    for seat in rt.each_player(subject, False):
+    for seat in rt.each_player(f, subject, False):
         rt.tick(2)
         unpaid = rt.pay(f, seat, rt.count(seat, "alive") // 5)
         rt.change(f, seat, "policy", "-=", unpaid)

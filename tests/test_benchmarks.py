@@ -1,0 +1,33 @@
+"""Each benchmark still runs against today's engine, at a tiny size (figures are not checked: speed is
+measured by running the benchmarks by hand, never in a test). A benchmark that has drifted from the
+API it times can report nothing when the next change needs its figures."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+RUNS = {
+    "bench_engine.py": ["--games", "8"],
+    "bench_greedy.py": ["--games", "2", "--rounds", "1"],
+    "bench_lint.py": ["--cards", "40", "--repeat", "1"],
+    "bench_playtest.py": ["--games", "12", "--small", "6", "--agent", "random"],
+    "ceiling.py": ["--games", "5"],
+}
+
+
+def test_every_benchmark_is_listed():
+    assert sorted(p.name for p in BENCH.glob("*.py")) == sorted(RUNS)
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_benchmark_runs_and_prints_figures(name, tmp_path):
+    out = subprocess.run([sys.executable, str(BENCH / name), *RUNS[name]], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=120, encoding="utf-8")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "Traceback" not in out.stderr
+    assert any(ch.isdigit() for ch in out.stdout), out.stdout
