@@ -653,7 +653,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             return f"_played(w, {self.value(e.args[0])})" if e.args else "_missing()"
         if f == "unlocked":
             return f"float(w.unlocked >= {self.num(e.args[0])})" if e.args else "_missing()"
-        return "0"
+        return "0"      # not read: highest/lowest (estimate.Walker.call)
 
     def name(self, name: str) -> str:
         """Walker.name for a name no `let` holds."""

@@ -526,7 +526,7 @@ class Walker(Visitor, walks=("statements", "expressions")):
             return float(any(ref in (x.card.id, x.card.name) and x.on for x in self.snap.obs.tableau(self.snap.seat)))
         if f == "unlocked":
             return float(self.snap.unlocked >= self.num(e.args[0], acc))
-        return 0
+        return 0        # not read: highest/lowest (other players are not in the snapshot's numbers)
 
 
 def choice_kind(s) -> str | None:
