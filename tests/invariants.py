@@ -57,20 +57,24 @@ def check(game: Game) -> None:
 
 
 def play_checked(game: Game) -> None:
-    """Play to the end, checking every invariant at the end of every phase."""
+    """Play to the end, checking every invariant at the first decision of every phase (and so after
+    the phase before it) and at the end."""
     from rulekit.core.phases import advance, resolve
 
     last = None
+    checks = 0
     while True:
         q = advance(game)
-        cursor = (game.state.cursor.phase, game.state.cursor.step)
-        if cursor != last and cursor[1] in ("start", ""):
+        phase = (game.state.round, game.state.cursor.phase)
+        if phase != last:
             check(game)
-        last = cursor
+            checks += 1
+        last = phase
         if q is None:
             break
         resolve(game, q, game._choose(q))
     check(game)
+    assert checks > game.state.round, "the invariants were checked less than once a round"
 
 
 def out_players_never_chose(log: list) -> None:

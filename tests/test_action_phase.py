@@ -49,3 +49,16 @@ def test_free_relocations_stop_at_the_action_limit(engine_content):
     moves = [r for r in log if r["e"] == "cell" and r["cause"] == "relocate"]
     assert len(moves) == 7 * 2, "seven relocations, each emptying one cell and filling another"
     assert any(r["e"] == "action_limit" for r in log)
+
+
+def test_a_spent_card_is_switched_neither_from_the_menu_nor_by_a_script(engine_content):
+    import pytest
+
+    from rulekit.core.errors import RuleViolation
+
+    game = table(engine_content, TableSeat(tableau=(engine_content.lookup("respirator"),)))
+    game.state.seats[0].tableau[0].spent = True
+    assert [a for a in Menu(game, 0) if a.verb == "switch"] == []
+    with pytest.raises(RuleViolation, match="spent"):
+        game.switch(0, "respirator")
+    assert game.state.seats[0].tableau[0].on is True

@@ -18,6 +18,14 @@ def test_import_rulekit_is_quick_and_loads_the_rest_on_first_use():
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
+def test_every_name_the_document_promises_is_importable_from_rulekit():
+    for name in ("load_content", "run_game", "new_game", "make_agent", "Game", "GameState", "GameResult", "Ask",
+                 "Question", "Observation", "Cell", "Action", "Table", "TableSeat", "RuleViolation", "EffectError",
+                 "ContentError"):
+        assert getattr(rulekit, name) is not None, name
+        assert name in rulekit.__all__
+
+
 def test_load_content_and_run_game(content):
     again = rulekit.load_content(ROOT / "content")
     result = rulekit.run_game(again, 7, ["greedy"])
@@ -31,7 +39,7 @@ def test_the_forward_model_as_the_document_shows(engine_content):
     q = game.pending()
     assert isinstance(q, rulekit.Question) and q.kind is rulekit.Ask.ADVISOR
     game.answer(0)
-    twin = game.clone()
+    twin = game.clone(choosers=[rulekit.make_agent("random", 1, s) for s in range(4)])
     twin.run()
     assert twin.state.over and not game.state.over
     saved = json.dumps(game.state.to_json())

@@ -143,3 +143,71 @@ def test_clone_is_a_small_part_of_a_game(content):
     twin = game.clone()
     assert twin.program is game.program and twin.log is None
     assert twin.state.board is not game.state.board and twin.state.seats[0].hand is not game.state.seats[0].hand
+
+
+def test_a_clone_with_its_own_choosers_leaves_the_original_its_own_game(content):
+    """Playing a copy on with its own choosers changes nothing of the game the original goes on to play."""
+    plain = new(content, 4)
+    plain.run()
+    game = new(content, 4)
+    answer_with_choosers(game, 60)
+    twin = game.clone(choosers=[make_agent("random", 99, s) for s in range(4)])
+    twin.run()
+    game.run()
+    assert final(game) == final(plain)
+
+
+def test_only_players_still_in_are_handed_a_decision(content):
+    """An out player's board still spreads, but pending() answers its picks itself: a loop over
+    pending() and each seat's chooser plays the very game run() plays. Seeds 75 and 179 (random
+    players) are games where an out player's board has cells to pick; the log says so."""
+    for seed in (75, 179):
+        log: list = []
+        whole = new(content, seed, log=log)
+        whole.run()
+        out: set[int] = set()
+        picked_for_out = False
+        for r in log:
+            out.update([r["seat"]] if r["e"] == "out" else [])
+            picked_for_out = picked_for_out or (r["e"] == "ask" and r["seat"] in out)
+        assert picked_for_out, f"seed {seed} no longer has an out board with a pick: choose another seed"
+        game = new(content, seed)
+        while (q := game.pending()) is not None:
+            assert not game.state.seats[q.seat].out, f"seed {seed}: P{q.seat + 1} is out and was asked {q.kind}"
+            game.answer(game.choosers[q.seat].choose(game.observation(q.seat), q))
+        assert final(game) == final(whole), f"seed {seed}"
+
+
+def test_a_game_cannot_be_copied_while_an_effect_asks(engine_content):
+    """A question inside a card's effect is half a step: a copy from there would run the step again."""
+    from rulekit.core.errors import RuleViolation
+
+    tried = []
+
+    class CloneWhenAskedInAnEffect:
+        name = "cloner"
+
+        def choose(self, obs, q):
+            if q.card is not None and not tried:
+                with pytest.raises(RuleViolation, match="top-level decision"):
+                    game.clone()
+                tried.append(q.kind)
+            return 0
+
+    game = Game.new(engine_content, 1, [CloneWhenAskedInAnEffect()] * 4)
+    game.run()
+    assert tried, "no card effect asked anything: the test would prove nothing"
+
+
+def test_every_field_of_the_state_is_saved(content):
+    """A field added to the state but forgotten in to_json would be lost by every save and clone test
+    that does not happen to change it: the saved keys are exactly the fields."""
+    from rulekit.core.state import Entry, SeatState
+
+    game = new(content, 6)
+    answer_with_choosers(game, 250)
+    data = game.state.to_json()
+    assert set(data) == set(GameState.__slots__)
+    seat = next(s for s in data["seats"] if s["tableau"])
+    assert set(seat) == set(SeatState.__slots__)
+    assert set(seat["tableau"][0]) == set(Entry.__slots__)

@@ -47,15 +47,15 @@ class Frame:
 class Tables:
     """A seat's cards in play, indexed once per change of its tableau or advisor (not per question)."""
 
-    __slots__ = ("active", "on", "triggers", "modifiers", "shields", "sealed", "skips", "names", "played", "_fired")
+    __slots__ = ("on", "triggers", "modifiers", "shields", "sealed", "skips", "names", "played", "_fired")
 
     def __init__(self, program, seat_state):
-        self.active: list[tuple[Any, Entry | None]] = []      # (compiled card, entry), handler order
+        active: list[tuple[Any, Entry | None]] = []      # (compiled card, entry), handler order
         if seat_state.advisor is not None:
-            self.active.append((program.cards[seat_state.advisor.id], None))
+            active.append((program.cards[seat_state.advisor.id], None))
         for e in seat_state.tableau:
             if e.on and not e.spent:
-                self.active.append((program.cards[e.card.id], e))
+                active.append((program.cards[e.card.id], e))
         self.on: dict[str, list] = {}
         self.triggers: dict[str, list] = {}        # word -> [(key, fn, once, card, entry, position, word)]
         self.modifiers: dict[str, list] = {}
@@ -63,7 +63,7 @@ class Tables:
         shields: set[str] = set()
         skips: set[str] = set()
         self.sealed = False
-        for position, (compiled, entry) in enumerate(self.active):
+        for position, (compiled, entry) in enumerate(active):
             for key, fn in compiled.on.items():
                 self.on.setdefault(key, []).append((fn, compiled.card, entry))
             for word, handlers in compiled.triggers.items():
@@ -123,6 +123,8 @@ class Game:
         self.halt = False                      # a partial run reached its end (Cursor.stop)
         self._views = [Observation(self, s) for s in range(state.players)]
         self._chain: list = []                 # cards whose handlers are running, outermost first
+        self.dying: set[int] = set()           # cells whose `death` handlers are running: no effect takes them
+        self._asking = 0                       # questions asked inside a step (effects, reactions) not yet answered
         self._deadline = registry.LIMITS["game_steps"].value
         self._unlock_seen = [None] * state.players
 
@@ -153,7 +155,16 @@ class Game:
         return cls(program, typed, state, choosers, log=log, verbose=verbose)
 
     def clone(self, choosers: list[Chooser] | None = None, log: list | None = None) -> Game:
-        """An exact copy of this game at this moment (a top-level decision point), to play on apart."""
+        """An exact copy of this game at a top-level decision point, to play on apart.
+
+        Without `choosers` the copy asks the original's chooser objects: an agent with its own
+        random generator then moves on in both games. Give the copy its own choosers to keep them apart.
+        A question asked inside a card's effect is not a point to copy from (the step is half done):
+        cloning then raises RuleViolation.
+        """
+        if self._asking:
+            raise RuleViolation("a game can be copied only at a top-level decision (pending()), not while a "
+                                "card's effect or a reaction is asking")
         return Game(self.program, self.rules, self.state.clone(),
                     list(choosers) if choosers is not None else self.choosers, log=log)
 
@@ -197,7 +208,11 @@ class Game:
     def ask(self, seat: int, kind: Ask, options, card=None, text: str = "") -> Any:
         """Ask a seat now and return the option it picks; an out seat's board answers in reading order."""
         q = Question(kind, seat, options, card.id if card is not None else None, text)
-        return self._choose(q)
+        self._asking += 1
+        try:
+            return self._choose(q)
+        finally:
+            self._asking -= 1
 
     def _choose(self, q: Question) -> Any:
         seat = q.seat
@@ -433,15 +448,16 @@ class Game:
         """The `on PHASE start/end` handlers of every player in turn order, then `react PHASE start/end` offers."""
         key = f"{phase} {edge}"
         if self._on_index is None or key in self._on_index:
+            seats = self.state.seats
             for s in self.in_order():
-                handlers = self._phase_handlers(key, s)
+                handlers = None if seats[s].out else self._phase_handlers(key, s)
                 if handlers:
                     for fn, card, entry in handlers:
                         self.run_handler(fn, card, s, entry, how="on " + key)
         if key in self.program.react_moments:
             seats = self.state.seats
             for s in self.in_order():
-                if seats[s].hand:
+                if seats[s].hand and not seats[s].out:
                     self.offer_reactions(s, (key,), None)
 
     def fire(self, seat: int, word: str, it) -> bool:
@@ -586,9 +602,20 @@ class Game:
         return done
 
     def kill_cell(self, i: int, cause: str) -> bool:
-        """A resident dies unless a `death` handler prevents it; True when it died."""
-        if self.fire(self.geo.owner[i], DEATH_WORDS[self.state.board[i]], i):
+        """A resident dies unless a `death` handler prevents it; True when it died. A `death` handler
+        that moved or removed the resident leaves nobody there to die."""
+        board = self.state.board
+        if board[i] not in B.ALIVE or i in self.dying:
+            return False
+        self.dying.add(i)
+        try:
+            prevented = self.fire(self.geo.owner[i], DEATH_WORDS[board[i]], i)
+        finally:
+            self.dying.discard(i)
+        if prevented:
             self.record("death_prevented", cell=list(B.RC[i]))
+            return False
+        if board[i] not in B.ALIVE:
             return False
         self.set_cell(i, B.DEAD, cause)
         return True
@@ -824,10 +851,21 @@ class Game:
         fn = self.program.cards[entry.card.id].react[trigger]
         return self.run_handler(fn, entry.card, seat, entry, it, how="react " + trigger).prevented
 
+    def can_switch(self, e: Entry) -> str | None:
+        """Why a card in the tableau cannot be switched on or off now, or None."""
+        if not e.card.switchable:
+            return f"{e.card.name} cannot be switched"
+        if e.spent:
+            return f"{e.card.name} is spent"
+        if e.switched_round == self.state.round:
+            return f"{e.card.name} was already switched this round"
+        return None
+
     def switch(self, seat: int, ref: str) -> None:
         e = self.entry_of(seat, ref)
-        if not e.card.switchable or e.switched_round == self.state.round:
-            raise RuleViolation(f"{e.card.name} cannot be switched again this round")
+        why = self.can_switch(e)
+        if why is not None:
+            raise RuleViolation(why)
         e.on = not e.on
         e.switched_round = self.state.round
         self.cards_changed(seat)

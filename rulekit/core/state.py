@@ -32,10 +32,6 @@ class Entry:
         self.switched_round = 0
         self.counters = dict(card.counters)     # the card's own numbers, kept while it is in play
 
-    @property
-    def active(self) -> bool:
-        return self.on and not self.spent
-
     def copy(self) -> Entry:
         e = Entry.__new__(Entry)
         e.card, e.uses, e.last_round, e.on = self.card, self.uses, self.last_round, self.on

@@ -192,10 +192,16 @@ class Runtime:
             return 0
         return self.g.effect_ask(s, Ask.AMOUNT, range(top + 1), card=f.card, text=f"how many {what}?")
 
+    def _takeable(self, s, kind: str) -> list[int]:
+        """A seat's cells of a kind that an effect may take: not a resident whose death is being decided."""
+        cells = self.g.cells(s, KIND_CODES[kind])
+        dying = self.g.dying
+        return [i for i in cells if i not in dying] if dying else cells
+
     def board_verb(self, f, s, verb: str, mode: str, n, kind: str) -> int:
         self._seat(s)
         g = self.g
-        cells = g.cells(s, KIND_CODES[kind])
+        cells = self._takeable(s, kind)
         x = self._amount(f, s, mode, n, len(cells), kind)
         if x <= 0:
             return 0
@@ -203,6 +209,10 @@ class Runtime:
         return sum(1 for i in chosen if self._apply(f, verb, i))
 
     def _apply(self, f, verb: str, i: int) -> bool:
+        """A verb on one cell, if the cell still holds what the verb acts on: a handler set off by an
+        earlier cell of the same statement may have changed it."""
+        if self.g.state.board[i] not in VERB_FROM[verb]:
+            return False
         cause = f.card.id if f.card else verb
         if verb == "kill":
             return self.g.kill_cell(i, cause)
@@ -220,7 +230,7 @@ class Runtime:
                     g.discard_card(c)
                     return
             return
-        if isinstance(it, int) and g.state.board[it] in VERB_FROM[verb]:
+        if isinstance(it, int):
             self._apply(f, verb, it)
 
     def reveal(self, f, s, mode: str, n) -> int:
@@ -418,13 +428,13 @@ class Runtime:
         """`move AMOUNT KIND`: residents to empty cells of the same board, the subject picking which and where."""
         self._seat(s)
         g = self.g
-        cells = g.cells(s, KIND_CODES[kind])
+        cells = self._takeable(s, kind)
         if not g.cells(s, (B.EMPTY,)):
             return 0
         x = self._amount(f, s, mode, n, len(cells), kind)
         moved_to: list[int] = []
         for _ in range(x):
-            left = [i for i in g.cells(s, KIND_CODES[kind]) if i not in moved_to]
+            left = [i for i in self._takeable(s, kind) if i not in moved_to]
             empties = g.cells(s, (B.EMPTY,))
             if not left or not empties:
                 break

@@ -2,7 +2,9 @@
 
 `advance(game)` runs the steps at the cursor: a step with no top-level decision changes the state
 and moves the cursor on; a decision is returned as a Question without changing anything, and
-`resolve(game, question, option)` then applies the answer and moves the cursor on. A partial run
+`resolve(game, question, option)` then applies the answer and moves the cursor on. A decision of a
+player who is out (their board still spreads) is answered at once, in reading order: only players
+still in are ever handed a question. A partial run
 (`Cursor.stop`: setup, round, phase or step) halts where it ends, the cursor ready to go on.
 Decisions inside card effects are not steps: they are asked at once, while the step runs.
 """
@@ -39,7 +41,9 @@ def advance(g) -> Question | None:
             else:
                 q = module.ask(g, cur)
                 if q is not None:
-                    return q
+                    if not st.seats[q.seat].out:
+                        return q
+                    resolve(g, q, g._choose(q))     # an out player's board answers for itself
         elif phase == "round":
             _round_start(g, cur)
         elif phase == "round_end":

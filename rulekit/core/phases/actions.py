@@ -30,25 +30,20 @@ class Menu(Sequence):
         n_move = 0
         if c[B.EMPTY] and p.money >= g.quantity(seat, "relocate_cost", 1, note=False):
             n_move = (c[B.HEALTHY] + c[B.MILD] + c[B.SEVERE] + c[B.DEAD]) * c[B.EMPTY]
+        # What is legal is decided by the game's can_play / can_execute / can_switch, as for a scripted action.
         rest: list[Action] = []
         seen: set[str] = set()
-        names = (g._tables[seat] or g._index(seat)).names
-        playable = g.program.cards
-        money = p.money
         for card in p.hand:
             if card.id not in seen:
                 seen.add(card.id)
-                if card.name not in names and playable[card.id].playable and g.price(seat, card) <= money:
+                if g.can_play(seat, card) is None:
                     rest.append(Action(("play", card.id)))
         if p.tableau:
-            rnd = g.state.round
             for e in p.tableau:
-                price = e.card.price
-                if (1 < len(price) and e.uses < len(price) and e.last_round != rnd and not e.spent
-                        and g.price(seat, e.card, e.uses) <= money):
+                if len(e.card.price) > 1 and g.can_execute(seat, e) is None:
                     rest.append(Action(("execute", e.card.id)))
             for e in p.tableau:
-                if e.card.switchable and not e.spent and e.switched_round != rnd:
+                if e.card.switchable and g.can_switch(e) is None:
                     rest.append(Action(("switch", e.card.id)))
         self.rest = rest
         self.n = (1 + n_bury, n_move)

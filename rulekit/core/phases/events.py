@@ -55,6 +55,8 @@ def fire_combos(g) -> None:
     seats = g.state.seats
     for s in g.in_order():
         p = seats[s]
+        if p.out:                          # put out by an earlier player's combo
+            continue
         for combo in g.combos:
             if not every and combo.id in p.combos_fired:
                 continue

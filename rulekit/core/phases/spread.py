@@ -134,15 +134,21 @@ def _pick(g, step: str, d: dict, seat: int) -> Question | None:
 
 
 def _apply(g, step: str, cells) -> None:
+    """The picks of a step, each only if the cell still holds what the step takes (a `death` handler
+    set off by an earlier pick may have treated, moved or removed a later one)."""
+    board = g.state.board
     if step == "contagion":
         for i in cells:
-            g.set_cell(i, B.MILD, "contagion")
+            if board[i] == B.HEALTHY:
+                g.set_cell(i, B.MILD, "contagion")
     elif step == "deaths":
         for i in cells:
-            g.kill_cell(i, "deaths")
+            if board[i] == B.SEVERE:
+                g.kill_cell(i, "deaths")
     else:
         for i in cells:
-            g.set_cell(i, B.SEVERE, "worsening")
+            if board[i] == B.MILD:
+                g.set_cell(i, B.SEVERE, "worsening")
 
 
 def contagion_tiers(g, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:

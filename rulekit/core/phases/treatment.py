@@ -23,6 +23,9 @@ def ask(g, cur: Cursor) -> Question | None:
             cur.step = "end"
             return None
         seat = d["order"][d["k"]]
+        if g.state.seats[seat].out:          # put out earlier in this phase (a `when cure` of another player)
+            d["k"] += 1
+            return None
         mild = g.quantity(seat, "mild_cost", g.rules.mild_cost)
         severe = g.quantity(seat, "severe_cost", g.rules.severe_cost)
         cur.step = "treat"
@@ -32,7 +35,8 @@ def ask(g, cur: Cursor) -> Question | None:
     mild_cost, severe_cost = d["costs"]
     budget, treated = d["budget"], d["treated"]
     codes = tuple(code for code, cost in ((B.MILD, mild_cost), (B.SEVERE, severe_cost)) if cost <= budget)
-    opts = [CELLS[i] for i in g.cells(seat, codes) if i not in treated] if codes else []
+    out = g.state.seats[seat].out             # put out by what its own treatment set off
+    opts = [CELLS[i] for i in g.cells(seat, codes) if i not in treated] if codes and not out else []
     if not opts:
         _next_seat(cur)
         return None
