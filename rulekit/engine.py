@@ -12,8 +12,11 @@ def new_game(content, seed: int, agents: list[str], *, players: int | None = Non
              evaluator: str = "compiled", log: list | None = None, rules: dict | None = None,
              verbose: bool = False) -> Game:
     """A game at its start, one agent per seat made by name and seeded by (seed, seat)."""
+    from rulekit.core.game import rules_given
     from rulekit.core.rules import Rules
 
+    if rules is not None:
+        rules_given(content, rules)           # checked first, as rules.yaml is: ContentError on a mistake
     n = players or Rules.from_dict(rules or content.rules).players
     names = seat_agents(list(agents) or ["random"], n)
     choosers = [make_agent(name, seed, seat) for seat, name in enumerate(names)]

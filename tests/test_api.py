@@ -67,3 +67,19 @@ def test_a_hand_made_table_and_a_chooser_of_ones_own(engine_content):
     game.run_phase("treatment")
     game.run_round()
     assert game.state.round == 2
+
+
+def test_a_rules_mapping_is_checked_and_its_unlock_conditions_are_played(engine_content):
+    import pytest
+
+    from rulekit.content.rules import merge_rules
+
+    early = merge_rules(engine_content.rules, {"unlock": {"stage2": "round >= 1"}})
+    game = rulekit.new_game(engine_content, 3, ["random"], rules=early)
+    while game.state.round < 2 and game.pending() is not None:
+        game.answer(0)
+    assert all(p.unlocked >= 2 for p in game.state.seats), "stage 2 unlocks in round 1 under the given rules"
+    for mistake, words in (({"unlock": {"stage2": "this is not a condition"}}, "RK101"),
+                           ({"max_rounds": "many"}, "max_rounds must be a whole number")):
+        with pytest.raises(rulekit.ContentError, match=words):
+            rulekit.run_game(engine_content, 3, ["random"], rules=merge_rules(engine_content.rules, mistake))

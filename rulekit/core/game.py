@@ -135,10 +135,14 @@ class Game:
             combos: list | None = None, verbose: bool = False, unlock: tuple[dict, dict] | None = None) -> Game:
         """A game at its very start (before setup), with decks built from the content.
 
-        `unlock` (parsed conditions, and the file of each) replaces the content's unlock conditions.
+        `rules` replaces the content's rules mapping: it is checked as rules.yaml is (ContentError
+        on a mistake), and its unlock conditions are the ones played. `unlock` (parsed conditions,
+        and the file of each) replaces the content's unlock conditions (scenarios read their own).
         """
         from rulekit.interpreter import compile_content
 
+        if rules is not None and unlock is None and rules is not content.rules:
+            unlock = rules_given(content, rules)
         rules_dict = rules if rules is not None else content.rules
         typed = Rules.from_dict(rules_dict)
         n = players or typed.players
@@ -898,6 +902,39 @@ class Game:
 
 # An out player's board still spreads; its choices are made in reading order (docs/rules.md).
 OUT_OF_GAME = DefaultChooser()
+RULES_GIVEN = "<the rules given to new_game>"
+_given_cache: dict[tuple[int, str], tuple[Any, tuple[dict, dict]]] = {}
+
+
+def rules_given(content, rules: dict) -> tuple[dict, dict]:
+    """A rules mapping given in Python, checked as rules.yaml is, once per content and mapping: the
+    unlock conditions in force (its own, else the content's). ContentError names every mistake."""
+    import json
+
+    from rulekit.content.rules import read_rules
+    from rulekit.content.yamlpos import Located
+    from rulekit.language.diagnostics import ContentError
+
+    try:
+        text = json.dumps(rules, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(rules)                  # not plain data: the schema check below names what is wrong
+    key = (id(content), text)
+    hit = _given_cache.get(key)
+    if hit is not None and hit[0] is content:
+        return hit[1]
+    given, diags = read_rules(Located.plain(dict(rules), RULES_GIVEN),
+                              lambda kind, ref: content.lookup(ref, kind) is not None)
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise ContentError(errors)
+    unlock, files = dict(content.unlock), dict(content.unlock_files)
+    unlock.update(given)
+    files.update(dict.fromkeys(given, RULES_GIVEN))
+    if len(_given_cache) > 16:
+        _given_cache.clear()
+    _given_cache[key] = (content, (unlock, files))
+    return unlock, files
 
 
 def _chain_words(chain) -> str:
