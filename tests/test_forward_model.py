@@ -136,6 +136,20 @@ def test_an_observation_shows_no_tile_front_and_no_other_hand(content):
     assert obs.hand_size(1) == len(game.state.seats[1].hand), "others' hands are seen only as a size"
 
 
+def test_the_advisor_draft_is_face_down(content):
+    """While advisors are being kept, a seat sees its own choice but not the others'; after, all."""
+    game = new(content, 6)
+    game.answer(0)                              # P1 keeps an advisor
+    q = game.pending()
+    assert q.kind is Ask.ADVISOR and q.seat == 1
+    assert game.state.seats[0].advisor is not None
+    assert game.observation(1).advisor(0) is None, "P2 chooses without seeing P1's advisor"
+    assert game.observation(0).advisor(0) is game.state.seats[0].advisor
+    answer_with_choosers(game, 3)
+    assert game.pending().kind is not Ask.ADVISOR
+    assert game.observation(1).advisor(0) is game.state.seats[0].advisor
+
+
 def test_clone_is_a_small_part_of_a_game(content):
     """Not a timing: a clone copies data only (no compiled cards, no choosers' state, no log)."""
     game = new(content, 1, log=[])

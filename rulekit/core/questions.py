@@ -165,7 +165,11 @@ class Observation:
         return tuple(self._game.state.seats[seat].tableau)
 
     def advisor(self, seat: int):
-        return self._game.state.seats[seat].advisor
+        """A seat's advisor; another seat's stays face down (None) until every advisor is kept."""
+        st = self._game.state
+        if seat != self.seat and st.cursor.phase == "setup" and st.cursor.step in ("deal", "advisor"):
+            return None
+        return st.seats[seat].advisor
 
     @property
     def hand(self) -> tuple:
