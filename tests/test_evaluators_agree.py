@@ -19,7 +19,7 @@ def logged(content, seed: int, evaluator: str, players: int) -> list:
     log: list = []
     agents = ["random"] if seed % 2 == 0 else MIXED[:players]
     game = new_game(content, seed, agents, players=players, evaluator=evaluator, log=log)
-    game.play()
+    game.run()
     return log
 
 

@@ -18,7 +18,6 @@ from rulekit.core.questions import CELLS, Ask, Chooser, Observation, Question
 from rulekit.core.rules import Rules
 from rulekit.core.state import Cursor, Entry, GameState
 
-STRATEGIES = {1: (1, 1, 1), 2: (1, 1, 2), 3: (1, 2, 3)}
 # A trigger with a filter also sets off its handlers without one (`when reveal` hears `reveal mild`).
 WORDS = {w: (w, w.split(" ")[0]) for w in registry.TRIGGERS if " " in w}
 DEATH_WORDS = {B.HEALTHY: "death healthy", B.MILD: "death mild", B.SEVERE: "death severe"}
@@ -278,10 +277,6 @@ class Game:
                     return
             resolve(self, q, self._choose(q))
             q = None
-
-    def play(self) -> None:
-        """Set up and play the whole game, final scoring included."""
-        self.run()
 
     # ---- partial runs (hand-made tables, tests) ---------------------------------------------------------------
     def _run_from(self, cursor: Cursor) -> None:

@@ -6,6 +6,7 @@ import operator
 import random
 from typing import Any
 
+from rulekit import registry
 from rulekit.core import board as B
 
 
@@ -88,7 +89,7 @@ class SeatState:
         return s
 
 
-TRACK_FIELDS = ("medical", "disease", "policy", "score", "economy", "money")
+TRACK_FIELDS = tuple(registry.SETTABLE)          # the tracks and money, as the registry names them
 
 
 class Cursor:

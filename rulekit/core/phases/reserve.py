@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from rulekit.core.game import STRATEGIES
 from rulekit.core.phases.end import check_unlocks
 from rulekit.core.questions import Ask, Question
 from rulekit.core.state import Cursor, unique_ids
+
+# The stages of the 3 cards each draw strategy draws (docs/rules.md, reserve).
+STRATEGIES = {1: (1, 1, 1), 2: (1, 1, 2), 3: (1, 2, 3)}
 
 
 def begin(g, cur: Cursor) -> None:
