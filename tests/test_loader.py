@@ -136,7 +136,7 @@ def test_alias_bombs_and_deep_nesting_are_refused(tmp_path):
     bomb = "a: &a [1,1,1,1,1,1,1,1,1]\n" + "".join(
         f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdef", "bcdefg"))
     loc, found = parse_yaml(bomb)
-    assert loc is None and found[0].code == "RK001"
+    assert loc is None and found[0].code == "RK017"
     loc, found = parse_yaml("[" * 1000 + "]" * 1000)
     assert loc is None and found[0].code == "RK001"
 

@@ -501,6 +501,33 @@ RULES: dict[str, Rule] = _rules(
               medical += 1
         """,
     ),
+    _rule(
+        "RK017", "file-too-large",
+        """
+        Refuses a content or scenario file larger than rulekit reads (1,000,000 bytes, the
+        limit `file_size`), before reading it, and a file whose YAML aliases would write it
+        out larger: an alias (`*name`) repeats the whole value its anchor (`&name`) marks,
+        so a few lines can stand for millions of values. The expanded file may hold at most
+        1,000,000 characters of text and 20,000 values (`yaml_values`); the message points
+        at the alias that goes past.
+        """,
+        """
+        A file that big is not a set of cards a designer wrote: it would take minutes to
+        check, or all of the computer's memory, before any message. Refused at once, it
+        costs nothing. The whole content of a game is a few tens of kilobytes.
+        """,
+        """
+        - &ten [医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容]
+        - &hundred [*ten, *ten, *ten, *ten, *ten, *ten, *ten, *ten, *ten, *ten]
+        - &thousand [*hundred, *hundred, *hundred, *hundred, *hundred, *hundred, *hundred, *hundred, *hundred, *hundred]
+        - [*thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand]
+        """,
+        """
+        Write each card out in full rather than repeating a part with an alias, and keep
+        files small: split a big file into several (one per stage, say).
+        """,
+        HOSPITAL,
+    ),
     # ---- RK1xx: the effect text cannot be read ------------------------------------------
     _rule(
         "RK101", "effect-syntax",

@@ -1,0 +1,116 @@
+"""Hostile content files: too big, aliases that repeat a part past the limits, links that leave the
+folder or loop, and a file edited while rulekit reads it — each a clear message with its place."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from rulekit.content import yamlpos
+from rulekit.content.loader import check_paths, content_files, load_content
+from rulekit.lint.run import lint
+from rulekit.registry import LIMITS
+from tests.conftest import ENGINE_CONTENT
+from tests.hostile import content, errors, run  # noqa: F401  (content is a fixture)
+from tests.lint_fixtures import private_lint_cache  # noqa: F401  (the lint cache in a folder of the tests)
+
+LIMIT = LIMITS["file_size"].value
+needs_links = pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="symlinks")
+
+
+def where(d) -> tuple:
+    return d.code, Path(d.file).name, d.line, d.col
+
+
+# ---- aliases ---------------------------------------------------------------------------------------
+
+def alias_bomb(copies: int = 99) -> tuple[str, int, int]:
+    """One effect anchored once and aliased `copies` times; the line and column of the alias that
+    writes the file out past the limit."""
+    effect = "on play:\n" + "".join(f"  money += {i % 9 + 1}\n" for i in range(8_000))
+    text = "- id: c0\n  name: 卡0\n  stage: 1\n  price: 1\n  effect: &effect " + json.dumps(effect) + "\n"
+    text += "".join(f"- id: c{i}\n  name: 卡{i}\n  stage: 1\n  price: 1\n  effect: *effect\n" for i in range(1, copies + 1))
+    crossing = LIMIT // len(effect)            # the first alias past the limit (the anchor holds one copy)
+    lines = text.splitlines()
+    aliases = [n for n, line in enumerate(lines, 1) if line.endswith("*effect")]
+    line = aliases[crossing - 1]
+    return text, line, lines[line - 1].index("*") + 1
+
+
+def test_an_effect_aliased_99_times_is_refused_at_the_alias_that_crosses_the_limit(content):
+    text, line, col = alias_bomb()
+    assert 100_000 < len(text.encode()) < LIMIT       # a small file that would be checked as 16 MB of effects
+    (content / "policies" / "bomb.yaml").write_text(text, encoding="utf-8")
+    [d] = [d for d in errors(content) if d.code == "RK017"]
+    assert where(d) == ("RK017", "bomb.yaml", line, col)
+    assert "*effect" in d.message and "1,000,000 characters" in d.message
+    r = run("lint", content, "--no-cache", "--output-format", "concise")
+    assert r.exit_code == 1 and f"bomb.yaml:{line}:{col}: RK017" in r.output
+
+
+def test_the_pure_python_reader_finds_the_same_alias(content, monkeypatch):
+    text, line, col = alias_bomb()
+    monkeypatch.setattr(yamlpos, "_FastLoader", None)
+    loc, found = yamlpos.parse_yaml(text, "bomb.yaml")
+    assert loc is None and [(d.code, d.line, d.col) for d in found] == [("RK017", line, col)]
+
+
+def test_an_alias_inside_its_own_anchor_is_refused_where_it_stands():
+    loc, found = yamlpos.parse_yaml("- id: a\n  notes: &n [x, *n]\n")
+    assert loc is None and [(d.code, d.line, d.col) for d in found] == [("RK001", 2, 17)]
+
+
+def test_a_scenario_file_is_read_with_the_same_limits(tmp_path):
+    text, line, col = alias_bomb(30)
+    body = "scenario: many aliases\ncards:\n" + "".join("  " + ln + "\n" for ln in text.splitlines())
+    path = tmp_path / "bomb.scenario.yaml"
+    path.write_text(body, encoding="utf-8")
+    r = run("test", path, "--content", ENGINE_CONTENT)
+    assert r.exit_code == 1
+    assert f"bomb.scenario.yaml:{line + 2}:{col + 2}" in r.output and "RK017" in r.output, r.output
+
+
+# ---- file size ---------------------------------------------------------------------------------------
+
+def test_a_file_over_the_size_limit_is_refused_unread(content):
+    card = (content / "policies" / "cards.yaml").read_text(encoding="utf-8")
+    (content / "policies" / "cards.yaml").write_text(card + "#" * (LIMIT - len(card.encode())) + "\n", encoding="utf-8")
+    [d] = errors(content)
+    assert (d.code, d.file, d.line) == ("RK017", str(content / "policies" / "cards.yaml"), 0)
+    assert "this file is 1,000,001 bytes" in d.message and "at most 1,000,000 bytes" in d.message
+
+
+def test_a_300_mb_card_file_costs_no_memory_and_play_playtest_and_test_say_so(content, tmp_path):
+    huge = content / "events" / "huge.yaml"
+    with open(huge, "wb") as f:
+        f.truncate(300_000_000)                 # sparse: nothing is written to the disk
+    tracemalloc.start()
+    try:
+        _, found = check_paths([content])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20_000_000
+    [d] = [d for d in found if d.code == "RK017"]
+    assert d.file == str(huge) and "this file is 300 MB" in d.message
+    scenario = tmp_path / "one.scenario.yaml"
+    scenario.write_text("scenario: nothing\nsteps: []\n", encoding="utf-8")
+    for args in (["play", "--content", content], ["playtest", content, "--games", "1", "--out", tmp_path / "out"],
+                 ["test", scenario, "--content", content]):
+        r = run(*args)
+        assert r.exit_code == 1, (args, r.output)
+        assert "huge.yaml: RK017 this file is 300 MB" in r.output and "Traceback" not in r.output
+
+
+def test_a_scenario_file_over_the_limit_is_refused(tmp_path):
+    path = tmp_path / "big.scenario.yaml"
+    with open(path, "wb") as f:
+        f.truncate(LIMIT + 1)
+    r = run("test", path, "--content", ENGINE_CONTENT)
+    assert r.exit_code == 1 and "RK017" in r.output and "MemoryError" not in r.output
