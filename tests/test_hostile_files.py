@@ -114,3 +114,56 @@ def test_a_scenario_file_over_the_limit_is_refused(tmp_path):
         f.truncate(LIMIT + 1)
     r = run("test", path, "--content", ENGINE_CONTENT)
     assert r.exit_code == 1 and "RK017" in r.output and "MemoryError" not in r.output
+
+
+# ---- links -----------------------------------------------------------------------------------------
+
+@needs_links
+def test_a_card_file_linked_from_outside_is_refused_by_lint_and_play_alike(content, tmp_path):
+    outside = tmp_path / "elsewhere.yaml"
+    shutil.move(content / "events" / "events.yaml", outside)
+    (content / "events" / "events.yaml").symlink_to(outside)
+    message = f"{content / 'events' / 'events.yaml'}: RK016 this link (symlink) leads outside the content folder"
+    r = run("lint", content, "--no-cache", "--output-format", "concise")
+    assert r.exit_code == 1 and message in r.output, r.output
+    r = run("play", "--content", content)
+    assert r.exit_code == 1 and message in r.output
+
+
+@needs_links
+def test_rules_yaml_linked_from_outside_is_refused_not_missing(content, tmp_path):
+    shutil.move(content / "rules.yaml", tmp_path / "rules.yaml")
+    (content / "rules.yaml").symlink_to(tmp_path / "rules.yaml")
+    assert [where(d) for d in errors(content)] == [("RK016", "rules.yaml", 0, 0)]
+
+
+@needs_links
+@pytest.mark.parametrize("make, words", [
+    (lambda p: p.symlink_to(p.name), "round in a loop"),
+    (lambda p: p.symlink_to("gone.yaml"), "to gone.yaml, which does not exist"),
+    (lambda p: (p.parent / "up").symlink_to(".."), "a folder that holds the link itself"),
+])
+def test_loops_and_dangling_links_are_errors_with_their_path(content, make, words):
+    link = content / "policies" / "more.yaml"
+    make(link)
+    shown = link if link.is_symlink() else content / "policies" / "up"
+    r = run("lint", content, "--no-cache", "--output-format", "concise")
+    assert r.exit_code == 1, r.output                       # not 2, an internal error
+    assert f"{shown}: RK016 this link (symlink) leads " in r.output and words in r.output, r.output
+    assert [d.code for d in errors(content)] == ["RK016"]
+
+
+@needs_links
+def test_links_inside_the_folder_are_followed_by_one_listing(content):
+    (content / "variants").mkdir()
+    shutil.move(content / "rules.yaml", content / "variants" / "short.yaml")
+    (content / "variants" / "short.yaml").write_text("max_rounds: 3\n", encoding="utf-8")
+    (content / "rules.yaml").symlink_to(Path("variants") / "short.yaml")
+    shutil.move(content / "events", content / "events_v2")
+    (content / "events").symlink_to("events_v2")
+    listed = [p.relative_to(content).as_posix() for p in content_files(content).files]
+    assert {"rules.yaml", "events/events.yaml", "events_v2/events.yaml"} <= set(listed)
+    loaded = load_content(content)
+    assert loaded.rules["max_rounds"] == 3 and loaded.lookup("plague") is not None
+    r = run("play", "--content", content)
+    assert r.exit_code == 0 and "Ended after round 3" in r.output, r.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,16 +29,18 @@ ADVISORS_DEALT = 2                      # each player draws 2 advisors and keeps
 FOLDER_HOLDS = ("a content folder holds rules.yaml and the cards, as YAML files in advisors/, policies/, "
                 "events/ and combos/")
 # Problems after which a file's cards are unknown: a missing card may be one of them.
-UNREADABLE_CODES = ("RK001", "RK002", "RK003", "RK005", "RK006")
+UNREADABLE_CODES = ("RK001", "RK002", "RK003", "RK005", "RK006", "RK016", "RK017")
 ExtraCard = tuple[Located | Mapping[str, Any], str]
 
 
 @dataclass(frozen=True)
 class Listing:
-    """The files that make up a content folder, and the folders that could not be read (with why)."""
+    """The files that make up a content folder, the folders that could not be read, and the links
+    that are not followed (each with why)."""
 
     files: tuple[Path, ...]
     unreadable: tuple[tuple[Path, str], ...] = ()
+    links: tuple[tuple[Path, str], ...] = ()
 
 
 def content_files(root: str | Path) -> Listing:
@@ -45,34 +48,106 @@ def content_files(root: str | Path) -> Listing:
     fingerprint alike: every YAML file (.yaml or .yml, in any case) in every folder below root,
     leaving out names that start with '.' and __pycache__, sorted by their path inside root.
 
-    Links to folders are not followed (a link can point back up and loop); links to files are.
+    A link (symlink) is followed when it leads to a file or folder inside the content folder, and
+    read under its own name; a link that leads outside it, to nothing, or round in a loop is not,
+    and is listed in `links` with why, so that no card goes missing unsaid.
     """
-    root = Path(root)
-    files: list[Path] = []
-    unreadable: list[tuple[Path, str]] = []
-    folders = [root]
-    while folders:
-        folder = folders.pop()
-        try:
-            with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError as err:
-            unreadable.append((folder, err.strerror or str(err)))
-            continue
-        for entry in entries:
-            if entry.name.startswith(".") or entry.name in SKIPPED_FOLDERS:
-                continue
-            path = Path(entry.path)
+    walk = _Walk(Path(root))
+    walk.run()
+
+    def place(item: tuple[Path, str]) -> tuple[str, ...]:
+        return item[0].relative_to(walk.root).parts
+
+    files = sorted(walk.files, key=lambda p: p.relative_to(walk.root).parts)
+    return Listing(tuple(files), tuple(sorted(walk.unreadable, key=place)), tuple(sorted(walk.links, key=place)))
+
+
+class _Walk:
+    """One walk of a content folder: folders below it, and the links inside it, followed once each."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.top = Path(os.path.realpath(root))
+        self.files: list[Path] = []
+        self.unreadable: list[tuple[Path, str]] = []
+        self.links: list[tuple[Path, str]] = []
+        self.linked: dict[Path, Path] = {}       # a folder a link leads to -> that link (each is followed once)
+
+    def run(self) -> None:
+        # Each folder to list, with the real folders on the way down to it (a link back to one loops).
+        folders: list[tuple[Path, tuple[Path, ...]]] = [(self.root, (self.top,))]
+        while folders:
+            folder, chain = folders.pop()
             try:
-                if entry.is_dir(follow_symlinks=False):
-                    folders.append(path)
-                elif entry.is_file() and path.suffix.lower() in YAML_SUFFIXES:
-                    files.append(path)
+                with os.scandir(folder) as it:
+                    entries = sorted(it, key=lambda e: e.name)
             except OSError as err:
-                unreadable.append((path, err.strerror or str(err)))
-    files.sort(key=lambda p: p.relative_to(root).parts)
-    unreadable.sort(key=lambda u: u[0].relative_to(root).parts)
-    return Listing(tuple(files), tuple(unreadable))
+                self.unreadable.append((folder, err.strerror or str(err)))
+                continue
+            for entry in entries:
+                if entry.name.startswith(".") or entry.name in SKIPPED_FOLDERS:
+                    continue
+                path = Path(entry.path)
+                try:
+                    if entry.is_symlink():
+                        self.link(path, chain, folders)
+                    elif entry.is_dir(follow_symlinks=False):
+                        folders.append((path, chain + (chain[-1] / entry.name,)))
+                    elif entry.is_file(follow_symlinks=False) and _is_yaml(path):
+                        self.files.append(path)
+                except OSError as err:
+                    self.unreadable.append((path, err.strerror or str(err)))
+
+    def link(self, path: Path, chain: tuple[Path, ...], folders: list) -> None:
+        try:
+            os.stat(path)
+        except OSError as err:
+            if _is_yaml(path) or not path.suffix:        # a card file, or perhaps a folder of them
+                self.links.append((path, _broken_link(path, err)))
+            return
+        target = Path(os.path.realpath(path))
+        if not target.is_dir():
+            if _is_yaml(path):
+                self.follow_file(path, target)
+            return
+        if target != self.top and self.top not in target.parents:
+            self.links.append((path, _outside(target)))
+        elif any(target == c or target in c.parents for c in chain):
+            self.links.append((path, f"this link (symlink) leads to {target}, a folder that holds the link "
+                                     "itself: following it would go round in a loop"))
+        elif target in self.linked:
+            self.links.append((path, f"this link (symlink) leads to {target}, which the link {self.linked[target]} "
+                                     "already leads to: rulekit follows one link to each folder"))
+        else:
+            self.linked[target] = path
+            folders.append((path, chain + (target,)))
+
+    def follow_file(self, path: Path, target: Path) -> None:
+        if self.top in target.parents:
+            self.files.append(path)
+        else:
+            self.links.append((path, _outside(target)))
+
+
+def _outside(target: Path) -> str:
+    return (f"this link (symlink) leads outside the content folder, to {target}: rulekit reads only what is "
+            "inside the content folder")
+
+
+def _is_yaml(path: Path) -> bool:
+    return path.suffix.lower() in YAML_SUFFIXES
+
+
+def _broken_link(path: Path, err: OSError) -> str:
+    if err.errno == errno.ELOOP:
+        return "this link (symlink) leads round in a loop: to itself, or to links that lead back to it"
+    try:
+        to = os.readlink(path)
+    except OSError:
+        to = "?"
+    if err.errno == errno.ENOENT:
+        return f"this link (symlink) leads to {to}, which does not exist"
+    return f"cannot follow this link (symlink) to {to}: {err.strerror or err}"
 
 
 @dataclass
@@ -170,7 +245,7 @@ def resolve_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path], 
         if not p.exists():
             diags.append(Diagnostic("RK008", "error", "no such file or folder", str(p)))
             continue
-        wanted.append(p.resolve())
+        wanted.append(absolute(p))
         root = _root_of(p)
         if root is None:
             loose.append(p)
@@ -183,10 +258,15 @@ def _asked(d: Diagnostic, root: Path | None, wanted: list[Path]) -> bool:
     """Whether a diagnostic concerns what was asked for (a broken content folder concerns everything in it)."""
     if d.code == "RK009":
         return True
-    target = Path(d.file).resolve() if d.file else (root.resolve() if root else None)
+    target = absolute(Path(d.file)) if d.file else (absolute(root) if root else None)
     if target is None:
         return True
     return _within(target, wanted)
+
+
+def absolute(p: Path) -> Path:
+    """A path made absolute as written, links not resolved: a card read through a link is where the link is."""
+    return Path(os.path.abspath(p))
 
 
 def _within(target: Path, wanted: Sequence[Path]) -> bool:
@@ -239,7 +319,8 @@ def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
 
 def layout(run: _Run, root: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
     """A content folder's rules.yaml and card files (with their kind), reporting what is out of place:
-    a missing folder or rules.yaml, no cards, folders that cannot be read, YAML outside the kind folders."""
+    a missing folder or rules.yaml, no cards, folders that cannot be read, links not followed, YAML
+    outside the kind folders."""
     if not root.is_dir():
         run.report("RK008", "no such content folder", str(root))
         return None, []
@@ -247,7 +328,11 @@ def layout(run: _Run, root: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
     for folder, why in listing.unreadable:
         run.report("RK005", f"cannot read this folder: {why}", str(folder),
                    hint="let rulekit read it (its permissions), or move it out of the content folder")
+    for link, why in listing.links:
+        run.report("RK016", why, str(link), hint="copy the file or folder into the content folder in place of the "
+                                                 "link, or mend the link")
     rules_file = root / "rules.yaml"
+    has_rules = rules_file in listing.files
     cards: list[tuple[Path, str]] = []
     for p in listing.files:
         rel = p.relative_to(root)
@@ -260,12 +345,13 @@ def layout(run: _Run, root: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
     hint = FOLDER_HOLDS
     if root.name in KIND_FOLDERS:
         hint += f"; {root} looks like one of those kind folders: give the folder above it, {root.parent}"
-    if not rules_file.is_file():
+    refused = {link for link, _ in listing.links}
+    if not has_rules and rules_file not in refused:
         run.report("RK009", f"{root} is not a content folder: it has no rules.yaml", str(root), hint=hint)
-    elif not cards and not listing.unreadable:
+    elif has_rules and not cards and not listing.unreadable and not listing.links:
         run.report("RK009", f"{root} is not a content folder: it holds no cards", str(root), hint=hint)
     run.holds_cards = bool(cards)
-    return (rules_file if rules_file.is_file() else None), cards
+    return (rules_file if has_rules else None), cards
 
 
 def unreadable_files(run: _Run) -> dict[str, list[str]]:
@@ -377,7 +463,7 @@ def _references(run: _Run):
     by_name: dict[tuple[str, str], _Draft] = {}
     order = run.drafts
     if run.asked:
-        order = sorted(run.drafts, key=lambda d: _within(Path(d.file).resolve(), run.asked))
+        order = sorted(run.drafts, key=lambda d: _within(absolute(Path(d.file)), run.asked))
     for d in order:
         if d.kind is None:
             continue

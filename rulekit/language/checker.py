@@ -33,6 +33,7 @@ CODES: dict[str, tuple[str, str]] = {
     "RK013": ("error", "the kind of a card cannot be told, or contradicts its folder"),
     "RK014": ("warning", "a tbd card has an effect, which is ignored"),
     "RK015": ("info", "a card leaves a field to its default"),
+    "RK016": ("error", "a link (symlink) that leaves the content folder, loops or leads nowhere"),
     "RK017": ("error", "a file larger than rulekit reads, or made so by its aliases"),
     # effect syntax (parser)
     "RK101": ("error", "effect syntax error"),

@@ -117,6 +117,33 @@ def _card(kind_fields: str, effect: str) -> str:
 RULES: dict[str, Rule] = _rules(
     # ---- RK0xx: files, YAML and card fields ------------------------------------------------
     _rule(
+        "RK016", "link-outside",
+        """
+        Checks every link (symlink) in a content folder that could hold cards: a YAML file,
+        or a folder. A link that leads to a file or folder inside the content folder is
+        followed, and its cards are read under the link's own name. A link that leads
+        outside the content folder, to nothing (the file it named was moved or deleted), or
+        round in a loop (to itself, or to a folder that holds it) is reported here.
+        """,
+        """
+        The content folder is what a game is made of: its fingerprint, its logs and its
+        playtests say which cards were played. A card read from elsewhere could change with
+        no sign in the folder, so rulekit refuses it; and a link that leads nowhere or in a
+        loop would hide cards without a word. `rulekit play`, `playtest` and `test` refuse
+        the folder with this error, as `rulekit lint` reports it.
+        """,
+        """
+        $ rulekit lint content
+        content/events/events.yaml: RK016 this link (symlink) leads outside the content folder, to /home/me/shared/events.yaml: rulekit reads only what is inside the content folder
+        """,
+        """
+        Copy the file or folder into the content folder in place of the link (or move it
+        there and link the other way round); mend or delete a link that leads nowhere.
+        """,
+        "",
+        path=None, lang="text",
+    ),
+    _rule(
         "RK001", "yaml-syntax",
         """
         Reads each content file as YAML and reports the first place where it is not valid
