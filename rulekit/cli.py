@@ -9,7 +9,6 @@ from rulekit import __version__
 from rulekit.lint.command import lint, rule
 from rulekit.playtest.cli import playtest
 from rulekit.console import SEED, Group, agents_or_usage_error, load_or_exit
-from rulekit.content.loader import content_fingerprint
 from rulekit.scenarios.command import test_command
 
 
@@ -59,7 +58,7 @@ def play(seed, players, agents, content_dir, log_file, include_tbd, only_designe
     names = agents_or_usage_error(agents, players)
     header = {"e": "header", "format": P.LOG_FORMAT, "rulekit": __version__,
               "seed": seed, "players": players, "agents": names, "content": str(content_dir),
-              "fingerprint": content_fingerprint(content_dir), "include_tbd": include_tbd,
+              "fingerprint": content.fingerprint, "include_tbd": include_tbd,
               "only_designed": only_designed}
     played = P.play_game(content, seed, names, players, header=header, evaluator=evaluator, verbose=verbose)
     game = played.game
@@ -105,12 +104,12 @@ def replay(log_file, content_dir):
         click.echo(str(err), err=True)
         raise SystemExit(1)
     head = records[0]
-    if content_fingerprint(content_dir) != head["fingerprint"]:
+    content = load_or_exit(content_dir, head["include_tbd"], head["only_designed"])
+    if content.fingerprint != head["fingerprint"]:
         click.echo(f"{log_file}:1:1: the content in {content_dir} is not the content this game was played with "
                    "(its fingerprint differs: a card or a rule has changed since); replay it with that content, "
                    "--content DIR", err=True)
         raise SystemExit(1)
-    content = load_or_exit(content_dir, head["include_tbd"], head["only_designed"])
     try:
         played = P.replay_game(content, records)
     except P.NotReproduced as err:

@@ -167,3 +167,71 @@ def test_links_inside_the_folder_are_followed_by_one_listing(content):
     assert loaded.rules["max_rounds"] == 3 and loaded.lookup("plague") is not None
     r = run("play", "--content", content)
     assert r.exit_code == 0 and "Ended after round 3" in r.output, r.output
+
+
+# ---- one read of each file, and its fingerprint ------------------------------------------------------
+
+class EditAfterRead:
+    """Replaces `target` with `replacement` on disk as soon as something opens it for the first time:
+    what opened it reads the old bytes (it holds the old file), any later read the new ones."""
+
+    def __init__(self, monkeypatch, target: Path, replacement: str):
+        self.target = os.path.abspath(target)
+        self.replacement = replacement
+        self.done = False
+        real_os_open, real_io_open = os.open, io.open
+
+        def os_open(path, *args, **kwargs):
+            fd = real_os_open(path, *args, **kwargs)
+            self.after(path)
+            return fd
+
+        def io_open(path, *args, **kwargs):
+            f = real_io_open(path, *args, **kwargs)
+            self.after(path)
+            return f
+
+        monkeypatch.setattr(os, "open", os_open)
+        monkeypatch.setattr(io, "open", io_open)
+
+    def after(self, path) -> None:
+        if self.done or isinstance(path, int) or os.path.abspath(path) != self.target:
+            return
+        self.done = True
+        fresh = self.target + ".new"
+        with open(fresh, "w", encoding="utf-8") as f:
+            f.write(self.replacement)
+        os.replace(fresh, self.target)
+
+
+def edited_once_read(content: Path, tmp_path: Path, monkeypatch) -> Path:
+    """A copy of the content as it is, then a card file changed on disk right after rulekit opens it."""
+    pristine = tmp_path / "pristine"
+    shutil.copytree(content, pristine)
+    cards = content / "policies" / "cards.yaml"
+    EditAfterRead(monkeypatch, cards, cards.read_text(encoding="utf-8").replace("money += 2", "money += 3"))
+    return pristine
+
+
+def test_play_logs_the_fingerprint_of_the_files_it_played(content, tmp_path, monkeypatch):
+    pristine = edited_once_read(content, tmp_path, monkeypatch)
+    log = tmp_path / "game.jsonl"
+    assert run("play", "--content", content, "--log", log).exit_code == 0
+    monkeypatch.undo()
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header["fingerprint"] == load_content(pristine).fingerprint != load_content(content).fingerprint
+    r = run("replay", log)                               # the folder now holds the edit: refused up front
+    assert r.exit_code == 1 and "fingerprint differs" in r.output, r.output
+    r = run("replay", log, "--content", pristine)
+    assert r.exit_code == 0 and "reproduced exactly" in r.output, r.output
+
+
+def test_a_batch_stores_the_fingerprint_of_the_files_it_played(content, tmp_path, monkeypatch):
+    pristine = edited_once_read(content, tmp_path, monkeypatch)
+    out = tmp_path / "batch"
+    assert run("playtest", content, "--games", "2", "--out", out, "--quiet").exit_code == 0
+    monkeypatch.undo()
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["content"]["fingerprint"] == load_content(pristine).fingerprint
+    r = run("playtest", content, "--games", "3", "--out", out, "--resume", "--quiet")
+    assert r.exit_code == 1 and "fingerprint" in r.output       # the edited files are another batch

@@ -12,9 +12,9 @@ from typing import Any
 
 from rulekit.content.model import Card, Content
 from rulekit.content.rules import (DEFAULT_RULES, DEFAULT_SOURCE, UNLOCK_STAGES, default_unlock, merge_rules,
-                                   read_rules, rules_located)
+                                   read_rules)
 from rulekit.content.schema import validate
-from rulekit.content.yamlpos import Located, read_yaml
+from rulekit.content.yamlpos import Located, parse_bytes, read_bytes
 from rulekit.language import ast
 from rulekit.language.checker import CODES, Checked, check_effect, check_expression
 from rulekit.language.diagnostics import ContentError, Diagnostic
@@ -198,6 +198,7 @@ class _Run:
     diags: list[Diagnostic] = field(default_factory=list)
     asked: list[Path] = field(default_factory=list)      # what a lint asked for (its duplicates come second)
     holds_cards: bool = True                                # False: a content folder without any card file
+    read: dict[Path, bytes] = field(default_factory=dict)   # every file's bytes as read and parsed: the fingerprint
 
     def report(self, code: str, message: str, file: str = "", line: int = 0, col: int = 0,
                hint: str | None = None, end: tuple[int, int] | None = None) -> None:
@@ -290,13 +291,16 @@ def _root_of(p: Path) -> Path | None:
 def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
           include_tbd: bool, only_designed: bool, asked: list[Path]) -> tuple[Content | None, list[Diagnostic]]:
     run = _Run(root, asked=asked)
+    fingerprint = ""
     if root is not None:
         rules_file, card_files = layout(run, root)
-        if rules_file is not None:
-            run.rules_loc, found = rules_located(rules_file, str(rules_file))
+        raw = _read_bytes(run, rules_file, str(rules_file)) if rules_file is not None else None
+        if raw is not None:
+            run.rules_loc, found = parse_bytes(raw, str(rules_file))
             run.diags += found
         for p, kind in card_files:
             _read_file(run, p, kind, str(p))
+        fingerprint = _fingerprint(root, run.read)      # the content folder's files, before any loose one
     for p in loose:
         _read_file(run, p, None, str(p))
     for i, extra in enumerate(extras):
@@ -314,7 +318,8 @@ def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
     if any(d.severity == "error" for d in diags):
         return None, diags
     files = {stage: (run.rules_loc.file if stage in unlock else DEFAULT_SOURCE) for stage in UNLOCK_STAGES}
-    return Content(tuple(cards), rules, str(root) if root else "", {**default_unlock(), **unlock}, files), diags
+    return Content(tuple(cards), rules, str(root) if root else "", {**default_unlock(), **unlock}, files,
+                   fingerprint), diags
 
 
 def layout(run: _Run, root: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
@@ -377,8 +382,25 @@ def unreadable_files(run: _Run) -> dict[str, list[str]]:
     return out
 
 
+def _read_bytes(run: _Run, path: Path, file: str) -> bytes | None:
+    """A content file's bytes, read once: what is parsed and what the fingerprint covers."""
+    raw, problem = read_bytes(path, file)
+    if problem is not None:
+        run.diags.append(problem)
+        return None
+    run.read[path] = raw
+    return raw
+
+
 def _read_file(run: _Run, path: Path, kind: str | None, file: str) -> None:
-    loc, found = read_yaml(path, file)
+    raw = _read_bytes(run, path, file)
+    if raw is not None:
+        read_cards(run, raw, kind, file)
+
+
+def read_cards(run: _Run, raw: bytes, kind: str | None, file: str) -> None:
+    """The cards of one card file's bytes, as drafts of the run."""
+    loc, found = parse_bytes(raw, file)
     run.diags += found
     if loc is None:
         return
@@ -714,18 +736,11 @@ def _can_be(e: ast.Expr, absent: Mapping[str, str], missing: list[ast.Str]) -> s
     return {True, False}
 
 
-def content_fingerprint(root: str | Path) -> str:
-    """sha256 over the files that make up the content (content_files: path and bytes, in path order):
-    any edit to a card or rule changes it. What cannot be read counts as such, by its path."""
-    root = Path(root)
-    listing = content_files(root)
+def _fingerprint(root: Path, read: Mapping[Path, bytes]) -> str:
+    """sha256 over the content files exactly as they were read and parsed (path inside root and
+    bytes, in path order): any edit to a card or rule changes it, and it is never of other bytes."""
     h = hashlib.sha256()
-    for path in listing.files:
-        h.update(path.relative_to(root).as_posix().encode() + b"\0")
-        try:
-            h.update(path.read_bytes() + b"\0")
-        except OSError:
-            h.update(b"\0unreadable\0")
-    for folder, _ in listing.unreadable:
-        h.update(b"\0unreadable folder\0" + folder.relative_to(root).as_posix().encode() + b"\0")
+    for path in sorted(read, key=lambda p: p.relative_to(root).parts):
+        h.update(path.relative_to(root).as_posix().encode("utf-8", "surrogateescape") + b"\0")
+        h.update(read[path] + b"\0")
     return h.hexdigest()

@@ -16,7 +16,6 @@ from rulekit.playtest.runner import (
     BACKENDS,
     Batch,
     BatchError,
-    fingerprint,
     run,
     run_record,
 )
@@ -151,7 +150,7 @@ def _write_outputs(loaded, batch: Batch, out: Path, view: BatchProgress) -> dict
     view.stage("汇总 writing summary.json")
     store = Store(out)
     try:
-        summary = stats.summarize(store.results(), loaded, batch, fingerprint(batch.content))
+        summary = stats.summarize(store.results(), loaded, batch, loaded.fingerprint)
     finally:
         store.close()
     _write(out / "summary.json", stats.dumps(summary))
