@@ -235,3 +235,24 @@ def test_a_batch_stores_the_fingerprint_of_the_files_it_played(content, tmp_path
     assert summary["content"]["fingerprint"] == load_content(pristine).fingerprint
     r = run("playtest", content, "--games", "3", "--out", out, "--resume", "--quiet")
     assert r.exit_code == 1 and "fingerprint" in r.output       # the edited files are another batch
+
+
+# ---- lint: one read, and the cache keyed by it -----------------------------------------------------
+
+BROKEN = "- id: broken\n  name: 坏\n  stage: 1\n  price: 1\n  effect: |\n    on play:\n      medcal += 1\n"
+MENDED = BROKEN.replace("medcal", "medical")
+
+
+def codes(report) -> list[str]:
+    return sorted(d.code for d in report.diagnostics if d.severity == "error")
+
+
+def test_lint_keys_its_cache_by_the_bytes_it_checked(content, monkeypatch):
+    card = content / "policies" / "broken.yaml"
+    card.write_text(BROKEN, encoding="utf-8")
+    EditAfterRead(monkeypatch, card, MENDED)
+    assert codes(lint([content])) == ["RK201"]           # the bytes it read, and keyed the cache by
+    monkeypatch.undo()
+    assert codes(lint([content])) == []                   # the mended file, checked afresh
+    card.write_text(BROKEN, encoding="utf-8")
+    assert codes(lint([content])) == codes(lint([content], use_cache=False)) == ["RK201"]

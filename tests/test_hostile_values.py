@@ -1,0 +1,73 @@
+"""Hostile values in content: rules.yaml numbers out of range, look-alike card identities, text that is
+not text, and a lint cache entry that is not what rulekit wrote — each refused or shown safely."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulekit import console
+from rulekit.content.loader import check_paths, load_content
+from rulekit.lint import cache
+from rulekit.lint.run import lint
+from rulekit.registry import MAX_NUMBER, TRACKS
+from tests.conftest import ENGINE_CONTENT
+from tests.hostile import content, errors, run  # noqa: F401  (content is a fixture)
+from tests.lint_fixtures import private_lint_cache  # noqa: F401  (the lint cache in a folder of the tests)
+
+REPO = Path(__file__).resolve().parents[1]
+ESC = "\x1b"
+
+
+def add_policy(root: Path, **fields) -> None:
+    card = {"stage": 1, "price": 1, "effect": "on play:\n  money += 1\n", **fields}
+    with open(root / "policies" / "cards.yaml", "a", encoding="utf-8") as f:
+        f.write("- " + json.dumps(card, ensure_ascii=False) + "\n")
+
+
+# ---- the lint cache: an entry that is not what rulekit wrote ------------------------------------------------
+
+def _entries(root: Path) -> tuple[Path, dict]:
+    path = cache.cache_dir(root) / "lint-files.json"
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+def _key(d) -> tuple:
+    return d.file, d.line, d.col, d.code, d.message
+
+
+CORRUPT = {
+    "data a list": lambda e: (e["facts"]["drafts"][0]["loc"].__setitem__("data", [1, 2]),
+                              e["facts"]["drafts"][0].__setitem__("valid", False)),
+    "data text": lambda e: (e["facts"]["drafts"][0]["loc"].__setitem__("data", "x"),
+                            e["facts"]["drafts"][0].__setitem__("valid", False)),
+    "valid without a kind": lambda e: e["facts"]["drafts"][0].update(kind=None, valid=True),
+    "another file": lambda e: e["facts"]["drafts"][0].__setitem__("file", "/elsewhere.yaml"),
+    "a diagnostic of another file": lambda e: e["facts"]["checked"][0]["diags"].append(
+        ["RK201", "error", "x", "\0", 1, 1, 1, 2, None]),
+    "an unknown code": lambda e: e["facts"]["diags"].append(["RK999", "error", "x", e["facts"]["drafts"][0]["file"],
+                                                             1, 1, 1, 2, None]),
+    "a negative line": lambda e: e["facts"]["diags"].append(["RK201", "error", "x", e["facts"]["drafts"][0]["file"],
+                                                             -1, 1, 1, 2, None]),
+    "no id": lambda e: e["facts"]["drafts"][0]["loc"]["data"].pop("id"),
+}
+
+
+@pytest.mark.parametrize("corrupt", list(CORRUPT), ids=list(CORRUPT))
+def test_a_malformed_cache_entry_is_a_miss_and_is_replaced(content, corrupt):
+    expected = sorted(map(_key, check_paths([content])[1]))
+    assert sorted(map(_key, lint([content]).diagnostics)) == expected
+    path, stored = _entries(content)
+    file = str(content / "policies" / "cards.yaml")
+    good = json.dumps(stored["entries"][file], sort_keys=True)
+    CORRUPT[corrupt](stored["entries"][file])
+    path.write_text(json.dumps(stored, ensure_ascii=False), encoding="utf-8")
+    r = run("lint", content, "--output-format", "concise")
+    assert r.exit_code == 0 and "internal error" not in r.output, r.output
+    assert sorted(map(_key, lint([content]).diagnostics)) == expected
+    assert json.dumps(_entries(content)[1]["entries"][file], sort_keys=True) == good
