@@ -30,6 +30,56 @@ def add_policy(root: Path, **fields) -> None:
         f.write("- " + json.dumps(card, ensure_ascii=False) + "\n")
 
 
+# ---- look-alike identities ------------------------------------------------------------------------------
+
+def test_an_id_with_a_trailing_line_break_is_refused(content):
+    add_policy(content, id="hospital_expansion\n", name="医院扩容")
+    assert [d.code for d in errors(content)] == ["RK010"]
+
+
+def test_no_schema_pattern_ends_with_a_dollar_which_admits_a_final_line_break():
+    texts = [p.read_text(encoding="utf-8") for p in (REPO / "rulekit").rglob("*.json")]
+    patterns = [m for t in texts for m in re.findall(r'"\^[^"]*"', t)]
+    assert patterns and not [p for p in patterns if p.endswith('$"')]
+
+
+def test_a_card_named_like_another_cards_id_is_refused(content):
+    add_policy(content, id="impostor", name="clinic")
+    [d] = errors(content)
+    assert (d.code, d.line) == ("RK308", 52) and "the id of another card" in d.message
+
+
+@pytest.mark.parametrize("name, words", [
+    ("诊\u200b所", "U+200B (ZERO WIDTH SPACE)"),
+    ("诊所\u202e", "U+202E (RIGHT-TO-LEFT OVERRIDE), a mark that turns the text around"),
+    ("诊所\u2066", "U+2066 (LEFT-TO-RIGHT ISOLATE)"),
+    ("诊\u00ad所", "U+00AD (SOFT HYPHEN)"),
+])
+def test_invisible_and_bidi_characters_in_a_name_are_refused(content, name, words):
+    add_policy(content, id="other_clinic", name=name)
+    [d] = errors(content)
+    assert (d.code, d.line) == ("RK018", 52) and words in d.message, d
+
+
+def test_names_equal_once_normalised_are_one_name(content):
+    add_policy(content, id="cafe_one", name="Caf\u00e9")
+    add_policy(content, id="cafe_two", name="Cafe\u0301")
+    [d] = errors(content)
+    assert d.code == "RK302" and "written with other Unicode characters" in d.message
+
+
+# ---- text that is not text --------------------------------------------------------------------------------
+
+def test_control_characters_in_a_name_or_flavor_are_refused_with_their_position(content):
+    add_policy(content, id="shouter", name=f"{ESC}]0;pwned\a诊所")
+    add_policy(content, id="clearer", name="清屏", flavor=f"{ESC}[2J多行\n文字")
+    found = errors(content)
+    assert [(d.code, d.line) for d in found] == [("RK018", 52), ("RK018", 53)]
+    assert "U+001B, a control character" in found[0].message
+    r = run("play", "--content", content)
+    assert r.exit_code == 1 and "RK018" in r.output and ESC not in r.output
+
+
 # ---- the lint cache: an entry that is not what rulekit wrote ------------------------------------------------
 
 def _entries(root: Path) -> tuple[Path, dict]:

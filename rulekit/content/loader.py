@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -460,7 +461,7 @@ def _kind_of(run: _Run, loc: Located, folder_kind: str | None, file: str) -> str
 def _validate(run: _Run, draft: _Draft) -> None:
     if draft.kind is None:
         return
-    found = validate(draft.loc, draft.kind)
+    found = validate(draft.loc, draft.kind) + _hidden_characters(draft)
     run.diags += found
     draft.valid = not found and draft.id is not None and draft.name is not None
     if draft.valid and draft.kind in ("policy", "event") and "copies" not in draft.data and draft.status != "tbd":
@@ -470,6 +471,55 @@ def _validate(run: _Run, draft: _Draft) -> None:
         run.report("RK015", f"no `copies:`, so the deck holds {copies} (the default for {what})", draft.file,
                    span.line if span else draft.line, span.col if span else 0,
                    hint=f"write `copies: {copies}` to say so, or another number", end=_end(span))
+
+
+# What may not stand in a card's name: anything that does not show, or changes how the text
+# around it shows (controls, format marks, separators, unassigned code points) — two names that
+# look the same would be two cards.
+_HIDDEN_IN_NAMES = ("Cc", "Cf", "Zl", "Zp", "Cn", "Cs")
+# In flavor and notes, line breaks and tabs are text; other control characters and the marks
+# that turn text around (bidi controls) are not.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_TEXT_FIELDS = ("name", "flavor", "notes")        # an id is refused by its schema: ASCII letters, digits and _
+
+
+def _hidden_characters(draft: _Draft) -> list[Diagnostic]:
+    """RK018: an invisible, control or bidi character in a card's name, flavor or notes."""
+    out = []
+    for key in _TEXT_FIELDS:
+        value = draft.data.get(key)
+        if not isinstance(value, str):
+            continue
+        bad = next((ch for ch in value if _hidden(ch, key == "name")), None)
+        if bad is None:
+            continue
+        span = draft.loc.span((key,))
+        out.append(Diagnostic("RK018", CODES["RK018"][0], f"the {key} holds {_character(bad)}", draft.file,
+                              span.line if span else draft.line, span.col if span else 0,
+                              span.end_line if span else 0, span.end_col if span else 0,
+                              hint="delete the character (retype the text if you cannot see where it is)"))
+    return out
+
+
+def _hidden(ch: str, strict: bool) -> bool:
+    if ch in _BIDI_CONTROLS:
+        return True
+    category = unicodedata.category(ch)
+    if strict:
+        return category in _HIDDEN_IN_NAMES
+    return category == "Cc" and ch not in "\t\n"
+
+
+def _character(ch: str) -> str:
+    """A character a designer cannot see, named, and why it matters."""
+    code = f"U+{ord(ch):04X}"
+    name = unicodedata.name(ch, "")
+    named = f"{code} ({name})" if name else code
+    if ch in _BIDI_CONTROLS:
+        return f"{named}, a mark that turns the text around it on screen, so it reads other than it is"
+    if unicodedata.category(ch) == "Cc":
+        return f"{named}, a control character: it is not text, and printed it can clear or change the terminal"
+    return f"{named}, a character that does not show: two names that look the same would be different cards"
 
 
 # ---- references -----------------------------------------------------------------------------
@@ -492,7 +542,11 @@ def _references(run: _Run):
         if d.id is not None:
             _first(run, by_id, d.id, d, "id", d.loc.span(("id",)))
         if d.name is not None:
-            _first(run, by_name, (d.kind, d.name), d, "name", d.loc.span(("name",)))
+            # Names equal once normalised (NFC) look the same: the same name, written two ways.
+            _first(run, by_name, (d.kind, unicodedata.normalize("NFC", d.name)), d, "name", d.loc.span(("name",)))
+    for d in order:
+        if d.kind is not None and d.name is not None:
+            _name_is_an_id(run, by_id, d)
     known: dict[str, set[str]] = {}
     for d in run.drafts:
         if d.kind is not None:
@@ -510,11 +564,26 @@ def _first(run: _Run, seen: dict, key, draft: _Draft, what: str, span) -> None:
     if first is draft:
         return
     code = "RK301" if what == "id" else "RK302"
-    value = key if what == "id" else key[1]
+    value = draft.id if what == "id" else draft.name
     scope = "" if what == "id" else f" among the {draft.kind} cards"
-    run.report(code, f"the {what} '{value}' is used twice{scope}: first in {first.file}:{first.line}",
+    written = ""
+    if what == "name" and first.name != draft.name:
+        written = " (written with other Unicode characters that look the same)"
+    run.report(code, f"the {what} '{value}' is used twice{scope}{written}: first in {first.file}:{first.line}",
                draft.file, span.line if span else draft.line, span.col if span else 0,
-               hint=f"every card needs its own {what}", end=(span.end_line, span.end_col) if span else None)
+               hint=f"every card needs its own {what}", end=_end(span))
+
+
+def _name_is_an_id(run: _Run, by_id: Mapping[str, _Draft], draft: _Draft) -> None:
+    """RK308: a card named with another card's id — `played("hospital_expansion")` would mean either."""
+    other = by_id.get(unicodedata.normalize("NFC", draft.name))
+    if other is None or other is draft or other.id == draft.id:
+        return
+    span = draft.loc.span(("name",))
+    run.report("RK308", f"the name '{draft.name}' is the id of another card, in {other.file}:{other.line}: "
+                        f"a reference to '{draft.name}' would mean either card", draft.file,
+               span.line if span else draft.line, span.col if span else 0,
+               hint="give this card a name of its own", end=_end(span))
 
 
 # ---- effects ---------------------------------------------------------------------------------
