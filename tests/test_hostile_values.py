@@ -13,6 +13,7 @@ import pytest
 
 from rulekit import console
 from rulekit.content.loader import check_paths, load_content
+from rulekit.content.schema import schema, written
 from rulekit.lint import cache
 from rulekit.lint.run import lint
 from rulekit.registry import MAX_NUMBER, TRACKS
@@ -28,6 +29,70 @@ def add_policy(root: Path, **fields) -> None:
     card = {"stage": 1, "price": 1, "effect": "on play:\n  money += 1\n", **fields}
     with open(root / "policies" / "cards.yaml", "a", encoding="utf-8") as f:
         f.write("- " + json.dumps(card, ensure_ascii=False) + "\n")
+
+
+# ---- every rules.yaml number has a range -------------------------------------------------------------
+
+@pytest.mark.parametrize("rules, line, value, words", [
+    ("money:\n  start: 1.0e+20\n", 2, "1.0e+20", "money.start must be a whole number from 0 to 1,000,000,000"),
+    ("money:\n  start: 100000000000000000000\n", 2, "1000", "money.start must be a whole number from 0"),
+    ("max_rounds: 14.0\n", 1, "14.0", "max_rounds must be a whole number from 1 to 999, got 14.0"),
+    ("hand_limit: 10000000000\n", 1, "1000", "hand_limit must be null (no limit) or a whole number from 0 to 1,000,000,000"),
+    ("tracks:\n  score: {min: null, max: null, start: 100000000000000000000}\n", 2, "1000",
+     "tracks.score.start must be a whole number from −1,000,000,000 to 1,000,000,000"),
+    ("tracks:\n  medical: {max: 3}\n", 2, "3", "tracks.medical.start (5) is above tracks.medical.max (3)"),
+    ("tracks:\n  policy: {min: 5, max: 2}\n", 2, "5", "tracks.policy.min (5) is above tracks.policy.max (2)"),
+    ("money:\n  start: 50\n  max: 20\n", 2, "50", "money.start (50) is above money.max (20)"),
+])
+def test_a_rules_number_out_of_range_is_refused_where_it_is_written(content, rules, line, value, words):
+    (content / "rules.yaml").write_text(rules, encoding="utf-8")
+    col = rules.splitlines()[line - 1].index(value) + 1
+    [d] = errors(content)
+    assert (d.code, d.line, d.col) == ("RK010", line, col) and words in d.message, d
+
+
+def test_play_with_a_huge_starting_money_stops_at_the_rules_file(content):
+    (content / "rules.yaml").write_text("money:\n  start: 1.0e+20\n", encoding="utf-8")
+    r = run("play", "--content", content)
+    assert r.exit_code == 1 and f"{content / 'rules.yaml'}:2:10: RK010" in r.output
+    assert "Traceback" not in r.output and "OverflowError" not in r.output
+
+
+def test_a_scenario_may_move_a_range_the_content_has_widened(tmp_path):
+    root = tmp_path / "content"
+    shutil.copytree(ENGINE_CONTENT, root)
+    (root / "rules.yaml").write_text("tracks:\n  medical: {max: 30}\n", encoding="utf-8")
+    scenario = tmp_path / "wide.scenario.yaml"
+    scenario.write_text("scenario: a start the content allows\nrules:\n  tracks:\n    medical: {start: 25}\n"
+                        "steps: []\nexpect:\n  P1: {medical: 25}\n", encoding="utf-8")
+    r = run("test", scenario, "--content", root)
+    assert r.exit_code == 0, r.output
+
+
+def _whole_numbers(node, path=()):
+    if isinstance(node, dict):
+        kind = node.get("type")
+        if kind == "integer" or (isinstance(kind, list) and "integer" in kind):
+            yield ".".join(path), node
+        for key, value in node.get("properties", {}).items():
+            yield from _whole_numbers(value, (*path, key))
+        for option in node.get("anyOf", []) + node.get("oneOf", []):
+            yield from _whole_numbers(option, path)
+
+
+def test_every_rules_number_has_a_range_within_the_number_limit_and_the_docs_state_it():
+    rows = [line for line in (REPO / "docs" / "rules-params.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("| `")]
+    keys = list(_whole_numbers(schema("rules")))
+    assert len(keys) == 8 + 3 * len(TRACKS) + 2
+    for key, node in keys:
+        lo, hi = node["minimum"], node["maximum"]
+        assert -MAX_NUMBER <= lo < hi <= MAX_NUMBER, key
+        shown = re.sub(r"^tracks\.\w+\.", "tracks.TRACK.", key)
+        [row] = [r for r in rows if f"`{shown}`" in r.split("|")[1] or
+                 (shown.startswith("tracks.TRACK.") and "`tracks.TRACK.min`" in r)]
+        allowed = row.split("|")[3]
+        assert written(lo) in allowed and written(hi) in allowed, (key, row)
 
 
 # ---- look-alike identities ------------------------------------------------------------------------------

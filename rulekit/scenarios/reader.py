@@ -224,7 +224,8 @@ class _Reader:
         unlock, files = dict(self.content.unlock), dict(self.content.unlock_files)
         if overrides:
             names = {kind: [x for c in self.content.of_kind(kind) for x in (c.id, c.name)] for kind in KIND_WORDS}
-            given, found = read_rules(self.loc.sub(("rules",)), self.card_exists, card_names=names)
+            given, found = read_rules(self.loc.sub(("rules",)), self.card_exists, card_names=names,
+                                      base=self.content.rules)
             self.diags += [d for d in found if d.severity == "error"]
             unlock.update(given)
             files.update(dict.fromkeys(given, self.loc.file))
