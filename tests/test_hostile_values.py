@@ -145,6 +145,45 @@ def test_control_characters_in_a_name_or_flavor_are_refused_with_their_position(
     assert r.exit_code == 1 and "RK018" in r.output and ESC not in r.output
 
 
+# ---- what rulekit prints of it, safely ---------------------------------------------------------------------
+
+def test_console_text_is_safe_and_keeps_what_is_text():
+    assert console.safe(f"医院扩容 {ESC}[2J\u202e\x9b\u2028") == "医院扩容 U+001B[2JU+202EU+009BU+2028"
+    assert console.safe("第 1 回合\n\t 瘟疫\u3000到来") == "第 1 回合\n\t 瘟疫\u3000到来"
+
+
+def test_play_and_play_verbose_print_a_card_name_safely(monkeypatch):
+    loaded = load_content(ENGINE_CONTENT)
+    cards = tuple(dataclasses.replace(c, name=f"{ESC}]0;pwned\a{c.name}") for c in loaded.cards)
+    hostile = dataclasses.replace(loaded, cards=cards)
+    monkeypatch.setattr("rulekit.cli.load_or_exit", lambda *args: hostile)
+    for flags in ([], ["-v"]):
+        r = run("play", "--content", ENGINE_CONTENT, "--seed", "2", *flags)
+        assert r.exit_code == 0, r.output
+        assert ESC not in r.output and "\a" not in r.output and "U+001B]0;pwned" in r.output
+
+
+def test_test_verbose_prints_a_scenario_name_safely(tmp_path):
+    scenario = tmp_path / "one.scenario.yaml"
+    scenario.write_text('scenario: "\\e[2J\\e]0;pwned\\a named"\nsteps: []\nexpect:\n  P1: {medical: 5}\n',
+                        encoding="utf-8")
+    r = run("test", "-v", scenario, "--content", ENGINE_CONTENT)
+    assert r.exit_code == 0, r.output
+    assert ESC not in r.output and "U+001B[2JU+001B]0;pwnedU+0007 named" in r.output
+
+
+def test_replay_prints_a_hostile_log_safely(tmp_path):
+    log = tmp_path / "game.jsonl"
+    assert run("play", "--content", ENGINE_CONTENT, "--log", log).exit_code == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[3])
+    record["e"] = f"\u009b2J{record['e']}"
+    lines[3] = json.dumps(record, ensure_ascii=False)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = run("replay", log)
+    assert r.exit_code == 1 and "\u009b" not in r.output and "U+009B" in r.output, r.output
+
+
 # ---- the lint cache: an entry that is not what rulekit wrote ------------------------------------------------
 
 def _entries(root: Path) -> tuple[Path, dict]:
