@@ -8,8 +8,7 @@ from rulekit import __version__
 
 from rulekit.lint.command import lint, rule
 from rulekit.playtest.cli import playtest
-from rulekit.console import SEED, Group, agents_or_usage_error, load_or_exit
-from rulekit.content.loader import content_fingerprint
+from rulekit.console import SEED, Group, agents_or_usage_error, echo, load_or_exit
 from rulekit.scenarios.command import test_command
 
 
@@ -59,32 +58,32 @@ def play(seed, players, agents, content_dir, log_file, include_tbd, only_designe
     names = agents_or_usage_error(agents, players)
     header = {"e": "header", "format": P.LOG_FORMAT, "rulekit": __version__,
               "seed": seed, "players": players, "agents": names, "content": str(content_dir),
-              "fingerprint": content_fingerprint(content_dir), "include_tbd": include_tbd,
+              "fingerprint": content.fingerprint, "include_tbd": include_tbd,
               "only_designed": only_designed}
     played = P.play_game(content, seed, names, players, header=header, evaluator=evaluator, verbose=verbose)
     game = played.game
-    click.echo(f"瘟疫到来 The Plague Arrives — seed {seed}, {players} players, agents {','.join(names)}")
+    echo(f"瘟疫到来 The Plague Arrives — seed {seed}, {players} players, agents {','.join(names)}")
     for line in P.account(game, played.log):
-        click.echo(line)
-    click.echo("")
-    click.echo("── 终局 Final " + "─" * 44)
+        echo(line)
+    echo("")
+    echo("── 终局 Final " + "─" * 44)
     for line in P.board_picture(game):
-        click.echo(line)
-    click.echo("")
+        echo(line)
+    echo("")
     for line in P.status_table(game):
-        click.echo(line)
-    click.echo("")
+        echo(line)
+    echo("")
     if played.error is not None:
-        click.echo(f"The game stopped: {played.error}", err=True)
+        echo(f"The game stopped: {played.error}", err=True)
     else:
         st = game.state
-        click.echo(f"结束 Ended after round {st.round}: {P.END_WORDS.get(st.end_reason, st.end_reason)}.")
-        click.echo("排名 Ranking:")
+        echo(f"结束 Ended after round {st.round}: {P.END_WORDS.get(st.end_reason, st.end_reason)}.")
+        echo("排名 Ranking:")
         for line in P.ranking(game):
-            click.echo(line)
+            echo(line)
     if log_file:
         P.write_log(log_file, played.log)
-        click.echo(f"Log written to {log_file} ({len(played.log)} lines); `rulekit replay {log_file}` re-runs it.")
+        echo(f"Log written to {log_file} ({len(played.log)} lines); `rulekit replay {log_file}` re-runs it.")
     if played.error is not None:
         raise SystemExit(1)
 
@@ -102,29 +101,29 @@ def replay(log_file, content_dir):
         records = P.read_log(log_file)
         content_dir = P.replay_content(log_file, records[0], content_dir)
     except ValueError as err:
-        click.echo(str(err), err=True)
+        echo(str(err), err=True)
         raise SystemExit(1)
     head = records[0]
-    if content_fingerprint(content_dir) != head["fingerprint"]:
-        click.echo(f"{log_file}:1:1: the content in {content_dir} is not the content this game was played with "
-                   "(its fingerprint differs: a card or a rule has changed since); replay it with that content, "
-                   "--content DIR", err=True)
-        raise SystemExit(1)
     content = load_or_exit(content_dir, head["include_tbd"], head["only_designed"])
+    if content.fingerprint != head["fingerprint"]:
+        echo(f"{log_file}:1:1: the content in {content_dir} is not the content this game was played with "
+             "(its fingerprint differs: a card or a rule has changed since); replay it with that content, "
+             "--content DIR", err=True)
+        raise SystemExit(1)
     try:
         played = P.replay_game(content, records)
     except P.NotReproduced as err:
-        click.echo(f"{log_file}:{err.line}: the game does not reproduce: {err}{_version_note(head)}", err=True)
+        echo(f"{log_file}:{err.line}: the game does not reproduce: {err}{_version_note(head)}", err=True)
         raise SystemExit(1)
     diff = P.first_difference(P.log_lines(records), P.log_lines(played.log))
     if diff is not None:
         line, want, got = diff
-        click.echo(f"{log_file}:{line}: the game does not reproduce: the replay differs from the log here\n"
-                   f"  log:    {P.cut(want, 2000)}\n  replay: {P.cut(got, 2000)}{_version_note(head)}", err=True)
+        echo(f"{log_file}:{line}: the game does not reproduce: the replay differs from the log here\n"
+             f"  log:    {P.cut(want, 2000)}\n  replay: {P.cut(got, 2000)}{_version_note(head)}", err=True)
         raise SystemExit(1)
     decisions = sum(1 for r in records if r["e"] == "ask")
-    click.echo(f"{log_file}: reproduced exactly ({len(records)} lines, {decisions} decisions, "
-               f"final scores {[p.score for p in played.game.state.seats]}).")
+    echo(f"{log_file}: reproduced exactly ({len(records)} lines, {decisions} decisions, "
+         f"final scores {[p.score for p in played.game.state.seats]}).")
 
 
 def _version_note(head: dict) -> str:

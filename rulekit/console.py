@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import unicodedata
 
 import click
 
@@ -50,6 +51,25 @@ def tolerate_console_encoding() -> None:
             reconfigure(errors="replace")
 
 
+# Characters a terminal does not show as text: control codes (an escape sequence clears the screen
+# or sets the window title), format marks such as the bidi controls that turn text around, and
+# line and paragraph separators. Line breaks and tabs of rulekit's own output are kept.
+_NOT_TEXT = ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
+def safe(text: str) -> str:
+    """Text fit for a terminal, whatever a card or a file holds: what is not text is written as U+XXXX."""
+    if text.isprintable():
+        return text
+    return "".join(f"U+{ord(ch):04X}" if ch not in "\n\t" and unicodedata.category(ch) in _NOT_TEXT else ch
+                   for ch in text)
+
+
+def echo(text: str = "", err: bool = False) -> None:
+    """Print a line that may hold what a designer wrote (card names, messages about them): safely."""
+    click.echo(safe(text), err=err)
+
+
 class Seed(click.ParamType):
     """A game's or a batch's seed: a whole number, 0 or more.
 
@@ -83,9 +103,9 @@ def load_or_exit(content_dir, include_tbd: bool = False, only_designed: bool = F
     except ContentError as err:
         errors = [d for d in err.diagnostics if d.severity == "error"]
         for d in errors:
-            click.echo(concise(d), err=True)
-        click.echo(f"The content in {content_dir} has {len(errors)} error(s); "
-                   f"`rulekit lint {content_dir}` explains each.", err=True)
+            echo(concise(d), err=True)
+        echo(f"The content in {content_dir} has {len(errors)} error(s); "
+             f"`rulekit lint {content_dir}` explains each.", err=True)
         raise SystemExit(1)
 
 

@@ -318,6 +318,10 @@ LIMITS: dict[str, Limit] = _index(
     Limit("effect_steps", "单次效果步数", "statements one handler may run, its loops included", 10_000),
     Limit("game_steps", "整局步数", "statements all the effects of one game may run together", 200_000),
     Limit("effect_questions", "整局效果提问数", "questions the effects of one game may ask the players", 5_000),
+    Limit("file_size", "文件大小", "bytes in one content or scenario file, and characters of text in it once its "
+          "YAML aliases (`*name`) are written out", 1_000_000),
+    Limit("yaml_values", "文件值数", "values (cards, fields, list items) in one content or scenario file, its YAML "
+          "aliases written out", 20_000),
 )
 MAX_NESTING = LIMITS["nesting"].value
 MAX_REPEAT = LIMITS["repeat"].value

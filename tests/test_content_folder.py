@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from rulekit.cli import main
 from rulekit.content import loader
-from rulekit.content.loader import check_paths, content_fingerprint, content_files, load_content
+from rulekit.content.loader import check_paths, content_files, load_content
 from rulekit.language.diagnostics import ContentError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -92,11 +92,11 @@ def test_the_loader_and_the_fingerprint_see_the_same_files(content):
     loaded = load_content(content)
     assert loaded.lookup("extra_card") is not None and loaded.lookup("stale_card") is None
 
-    before = content_fingerprint(content)
+    before = loaded.fingerprint
     (content / "policies" / "__pycache__" / "stale.yaml").write_text("# edited\n" + EXTRA, encoding="utf-8")
-    assert content_fingerprint(content) == before           # not part of the content
+    assert load_content(content).fingerprint == before      # not part of the content
     (content / "policies" / "extra.YAML").write_text(EXTRA.replace("money += 1", "money += 2"), encoding="utf-8")
-    assert content_fingerprint(content) != before           # a resumed batch sees the edit
+    assert load_content(content).fingerprint != before      # a resumed batch sees the edit
 
 
 def test_a_folder_that_cannot_be_read_is_an_error_not_skipped(content, monkeypatch):
@@ -116,7 +116,6 @@ def test_a_folder_that_cannot_be_read_is_an_error_not_skipped(content, monkeypat
     assert found[0] is d                                     # the cause comes first
     with pytest.raises(ContentError):
         load_content(content)
-    assert content_fingerprint(content) != content_fingerprint(REPO / "content")
 
 
 # ---- linting one file checks it against the whole folder ---------------------------------------------

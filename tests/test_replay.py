@@ -91,7 +91,6 @@ def test_a_header_content_of_the_root_folder_is_never_scanned(tmp_path, logged, 
     def no_scan(root):
         raise AssertionError(f"replay scanned {root}")
 
-    monkeypatch.setattr("rulekit.cli.content_fingerprint", no_scan)
     monkeypatch.setattr("rulekit.cli.load_or_exit", no_scan)
     records = tampered(logged, lambda rs: rs[0].__setitem__("content", "/"))
     refused(run("replay", str(write(tmp_path, records))), 'names "/" as its content', "--content DIR")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,9 +13,9 @@ from typing import Any
 
 from rulekit.content.model import Card, Content
 from rulekit.content.rules import (DEFAULT_RULES, DEFAULT_SOURCE, UNLOCK_STAGES, default_unlock, merge_rules,
-                                   read_rules, rules_located)
+                                   read_rules)
 from rulekit.content.schema import validate
-from rulekit.content.yamlpos import Located, read_yaml
+from rulekit.content.yamlpos import Located, parse_bytes, read_bytes
 from rulekit.language import ast
 from rulekit.language.checker import CODES, Checked, check_effect, check_expression
 from rulekit.language.diagnostics import ContentError, Diagnostic
@@ -28,16 +30,18 @@ ADVISORS_DEALT = 2                      # each player draws 2 advisors and keeps
 FOLDER_HOLDS = ("a content folder holds rules.yaml and the cards, as YAML files in advisors/, policies/, "
                 "events/ and combos/")
 # Problems after which a file's cards are unknown: a missing card may be one of them.
-UNREADABLE_CODES = ("RK001", "RK002", "RK003", "RK005", "RK006")
+UNREADABLE_CODES = ("RK001", "RK002", "RK003", "RK005", "RK006", "RK016", "RK017")
 ExtraCard = tuple[Located | Mapping[str, Any], str]
 
 
 @dataclass(frozen=True)
 class Listing:
-    """The files that make up a content folder, and the folders that could not be read (with why)."""
+    """The files that make up a content folder, the folders that could not be read, and the links
+    that are not followed (each with why)."""
 
     files: tuple[Path, ...]
     unreadable: tuple[tuple[Path, str], ...] = ()
+    links: tuple[tuple[Path, str], ...] = ()
 
 
 def content_files(root: str | Path) -> Listing:
@@ -45,34 +49,106 @@ def content_files(root: str | Path) -> Listing:
     fingerprint alike: every YAML file (.yaml or .yml, in any case) in every folder below root,
     leaving out names that start with '.' and __pycache__, sorted by their path inside root.
 
-    Links to folders are not followed (a link can point back up and loop); links to files are.
+    A link (symlink) is followed when it leads to a file or folder inside the content folder, and
+    read under its own name; a link that leads outside it, to nothing, or round in a loop is not,
+    and is listed in `links` with why, so that no card goes missing unsaid.
     """
-    root = Path(root)
-    files: list[Path] = []
-    unreadable: list[tuple[Path, str]] = []
-    folders = [root]
-    while folders:
-        folder = folders.pop()
-        try:
-            with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError as err:
-            unreadable.append((folder, err.strerror or str(err)))
-            continue
-        for entry in entries:
-            if entry.name.startswith(".") or entry.name in SKIPPED_FOLDERS:
-                continue
-            path = Path(entry.path)
+    walk = _Walk(Path(root))
+    walk.run()
+
+    def place(item: tuple[Path, str]) -> tuple[str, ...]:
+        return item[0].relative_to(walk.root).parts
+
+    files = sorted(walk.files, key=lambda p: p.relative_to(walk.root).parts)
+    return Listing(tuple(files), tuple(sorted(walk.unreadable, key=place)), tuple(sorted(walk.links, key=place)))
+
+
+class _Walk:
+    """One walk of a content folder: folders below it, and the links inside it, followed once each."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.top = Path(os.path.realpath(root))
+        self.files: list[Path] = []
+        self.unreadable: list[tuple[Path, str]] = []
+        self.links: list[tuple[Path, str]] = []
+        self.linked: dict[Path, Path] = {}       # a folder a link leads to -> that link (each is followed once)
+
+    def run(self) -> None:
+        # Each folder to list, with the real folders on the way down to it (a link back to one loops).
+        folders: list[tuple[Path, tuple[Path, ...]]] = [(self.root, (self.top,))]
+        while folders:
+            folder, chain = folders.pop()
             try:
-                if entry.is_dir(follow_symlinks=False):
-                    folders.append(path)
-                elif entry.is_file() and path.suffix.lower() in YAML_SUFFIXES:
-                    files.append(path)
+                with os.scandir(folder) as it:
+                    entries = sorted(it, key=lambda e: e.name)
             except OSError as err:
-                unreadable.append((path, err.strerror or str(err)))
-    files.sort(key=lambda p: p.relative_to(root).parts)
-    unreadable.sort(key=lambda u: u[0].relative_to(root).parts)
-    return Listing(tuple(files), tuple(unreadable))
+                self.unreadable.append((folder, err.strerror or str(err)))
+                continue
+            for entry in entries:
+                if entry.name.startswith(".") or entry.name in SKIPPED_FOLDERS:
+                    continue
+                path = Path(entry.path)
+                try:
+                    if entry.is_symlink():
+                        self.link(path, chain, folders)
+                    elif entry.is_dir(follow_symlinks=False):
+                        folders.append((path, chain + (chain[-1] / entry.name,)))
+                    elif entry.is_file(follow_symlinks=False) and _is_yaml(path):
+                        self.files.append(path)
+                except OSError as err:
+                    self.unreadable.append((path, err.strerror or str(err)))
+
+    def link(self, path: Path, chain: tuple[Path, ...], folders: list) -> None:
+        try:
+            os.stat(path)
+        except OSError as err:
+            if _is_yaml(path) or not path.suffix:        # a card file, or perhaps a folder of them
+                self.links.append((path, _broken_link(path, err)))
+            return
+        target = Path(os.path.realpath(path))
+        if not target.is_dir():
+            if _is_yaml(path):
+                self.follow_file(path, target)
+            return
+        if target != self.top and self.top not in target.parents:
+            self.links.append((path, _outside(target)))
+        elif any(target == c or target in c.parents for c in chain):
+            self.links.append((path, f"this link (symlink) leads to {target}, a folder that holds the link "
+                                     "itself: following it would go round in a loop"))
+        elif target in self.linked:
+            self.links.append((path, f"this link (symlink) leads to {target}, which the link {self.linked[target]} "
+                                     "already leads to: rulekit follows one link to each folder"))
+        else:
+            self.linked[target] = path
+            folders.append((path, chain + (target,)))
+
+    def follow_file(self, path: Path, target: Path) -> None:
+        if self.top in target.parents:
+            self.files.append(path)
+        else:
+            self.links.append((path, _outside(target)))
+
+
+def _outside(target: Path) -> str:
+    return (f"this link (symlink) leads outside the content folder, to {target}: rulekit reads only what is "
+            "inside the content folder")
+
+
+def _is_yaml(path: Path) -> bool:
+    return path.suffix.lower() in YAML_SUFFIXES
+
+
+def _broken_link(path: Path, err: OSError) -> str:
+    if err.errno == errno.ELOOP:
+        return "this link (symlink) leads round in a loop: to itself, or to links that lead back to it"
+    try:
+        to = os.readlink(path)
+    except OSError:
+        to = "?"
+    if err.errno == errno.ENOENT:
+        return f"this link (symlink) leads to {to}, which does not exist"
+    return f"cannot follow this link (symlink) to {to}: {err.strerror or err}"
 
 
 @dataclass
@@ -123,6 +199,7 @@ class _Run:
     diags: list[Diagnostic] = field(default_factory=list)
     asked: list[Path] = field(default_factory=list)      # what a lint asked for (its duplicates come second)
     holds_cards: bool = True                                # False: a content folder without any card file
+    read: dict[Path, bytes] = field(default_factory=dict)   # every file's bytes as read and parsed: the fingerprint
 
     def report(self, code: str, message: str, file: str = "", line: int = 0, col: int = 0,
                hint: str | None = None, end: tuple[int, int] | None = None) -> None:
@@ -170,7 +247,7 @@ def resolve_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path], 
         if not p.exists():
             diags.append(Diagnostic("RK008", "error", "no such file or folder", str(p)))
             continue
-        wanted.append(p.resolve())
+        wanted.append(absolute(p))
         root = _root_of(p)
         if root is None:
             loose.append(p)
@@ -183,10 +260,15 @@ def _asked(d: Diagnostic, root: Path | None, wanted: list[Path]) -> bool:
     """Whether a diagnostic concerns what was asked for (a broken content folder concerns everything in it)."""
     if d.code == "RK009":
         return True
-    target = Path(d.file).resolve() if d.file else (root.resolve() if root else None)
+    target = absolute(Path(d.file)) if d.file else (absolute(root) if root else None)
     if target is None:
         return True
     return _within(target, wanted)
+
+
+def absolute(p: Path) -> Path:
+    """A path made absolute as written, links not resolved: a card read through a link is where the link is."""
+    return Path(os.path.abspath(p))
 
 
 def _within(target: Path, wanted: Sequence[Path]) -> bool:
@@ -210,13 +292,16 @@ def _root_of(p: Path) -> Path | None:
 def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
           include_tbd: bool, only_designed: bool, asked: list[Path]) -> tuple[Content | None, list[Diagnostic]]:
     run = _Run(root, asked=asked)
+    fingerprint = ""
     if root is not None:
         rules_file, card_files = layout(run, root)
-        if rules_file is not None:
-            run.rules_loc, found = rules_located(rules_file, str(rules_file))
+        raw = _read_bytes(run, rules_file, str(rules_file)) if rules_file is not None else None
+        if raw is not None:
+            run.rules_loc, found = parse_bytes(raw, str(rules_file))
             run.diags += found
         for p, kind in card_files:
             _read_file(run, p, kind, str(p))
+        fingerprint = _fingerprint(root, run.read)      # the content folder's files, before any loose one
     for p in loose:
         _read_file(run, p, None, str(p))
     for i, extra in enumerate(extras):
@@ -234,12 +319,14 @@ def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
     if any(d.severity == "error" for d in diags):
         return None, diags
     files = {stage: (run.rules_loc.file if stage in unlock else DEFAULT_SOURCE) for stage in UNLOCK_STAGES}
-    return Content(tuple(cards), rules, str(root) if root else "", {**default_unlock(), **unlock}, files), diags
+    return Content(tuple(cards), rules, str(root) if root else "", {**default_unlock(), **unlock}, files,
+                   fingerprint), diags
 
 
 def layout(run: _Run, root: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
     """A content folder's rules.yaml and card files (with their kind), reporting what is out of place:
-    a missing folder or rules.yaml, no cards, folders that cannot be read, YAML outside the kind folders."""
+    a missing folder or rules.yaml, no cards, folders that cannot be read, links not followed, YAML
+    outside the kind folders."""
     if not root.is_dir():
         run.report("RK008", "no such content folder", str(root))
         return None, []
@@ -247,7 +334,11 @@ def layout(run: _Run, root: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
     for folder, why in listing.unreadable:
         run.report("RK005", f"cannot read this folder: {why}", str(folder),
                    hint="let rulekit read it (its permissions), or move it out of the content folder")
+    for link, why in listing.links:
+        run.report("RK016", why, str(link), hint="copy the file or folder into the content folder in place of the "
+                                                 "link, or mend the link")
     rules_file = root / "rules.yaml"
+    has_rules = rules_file in listing.files
     cards: list[tuple[Path, str]] = []
     for p in listing.files:
         rel = p.relative_to(root)
@@ -260,12 +351,13 @@ def layout(run: _Run, root: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
     hint = FOLDER_HOLDS
     if root.name in KIND_FOLDERS:
         hint += f"; {root} looks like one of those kind folders: give the folder above it, {root.parent}"
-    if not rules_file.is_file():
+    refused = {link for link, _ in listing.links}
+    if not has_rules and rules_file not in refused:
         run.report("RK009", f"{root} is not a content folder: it has no rules.yaml", str(root), hint=hint)
-    elif not cards and not listing.unreadable:
+    elif has_rules and not cards and not listing.unreadable and not listing.links:
         run.report("RK009", f"{root} is not a content folder: it holds no cards", str(root), hint=hint)
     run.holds_cards = bool(cards)
-    return (rules_file if rules_file.is_file() else None), cards
+    return (rules_file if has_rules else None), cards
 
 
 def unreadable_files(run: _Run) -> dict[str, list[str]]:
@@ -291,8 +383,25 @@ def unreadable_files(run: _Run) -> dict[str, list[str]]:
     return out
 
 
+def _read_bytes(run: _Run, path: Path, file: str) -> bytes | None:
+    """A content file's bytes, read once: what is parsed and what the fingerprint covers."""
+    raw, problem = read_bytes(path, file)
+    if problem is not None:
+        run.diags.append(problem)
+        return None
+    run.read[path] = raw
+    return raw
+
+
 def _read_file(run: _Run, path: Path, kind: str | None, file: str) -> None:
-    loc, found = read_yaml(path, file)
+    raw = _read_bytes(run, path, file)
+    if raw is not None:
+        read_cards(run, raw, kind, file)
+
+
+def read_cards(run: _Run, raw: bytes, kind: str | None, file: str) -> None:
+    """The cards of one card file's bytes, as drafts of the run."""
+    loc, found = parse_bytes(raw, file)
     run.diags += found
     if loc is None:
         return
@@ -352,7 +461,7 @@ def _kind_of(run: _Run, loc: Located, folder_kind: str | None, file: str) -> str
 def _validate(run: _Run, draft: _Draft) -> None:
     if draft.kind is None:
         return
-    found = validate(draft.loc, draft.kind)
+    found = validate(draft.loc, draft.kind) + _hidden_characters(draft)
     run.diags += found
     draft.valid = not found and draft.id is not None and draft.name is not None
     if draft.valid and draft.kind in ("policy", "event") and "copies" not in draft.data and draft.status != "tbd":
@@ -362,6 +471,55 @@ def _validate(run: _Run, draft: _Draft) -> None:
         run.report("RK015", f"no `copies:`, so the deck holds {copies} (the default for {what})", draft.file,
                    span.line if span else draft.line, span.col if span else 0,
                    hint=f"write `copies: {copies}` to say so, or another number", end=_end(span))
+
+
+# What may not stand in a card's name: anything that does not show, or changes how the text
+# around it shows (controls, format marks, separators, unassigned code points) — two names that
+# look the same would be two cards.
+_HIDDEN_IN_NAMES = ("Cc", "Cf", "Zl", "Zp", "Cn", "Cs")
+# In flavor and notes, line breaks and tabs are text; other control characters and the marks
+# that turn text around (bidi controls) are not.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_TEXT_FIELDS = ("name", "flavor", "notes")        # an id is refused by its schema: ASCII letters, digits and _
+
+
+def _hidden_characters(draft: _Draft) -> list[Diagnostic]:
+    """RK018: an invisible, control or bidi character in a card's name, flavor or notes."""
+    out = []
+    for key in _TEXT_FIELDS:
+        value = draft.data.get(key)
+        if not isinstance(value, str):
+            continue
+        bad = next((ch for ch in value if _hidden(ch, key == "name")), None)
+        if bad is None:
+            continue
+        span = draft.loc.span((key,))
+        out.append(Diagnostic("RK018", CODES["RK018"][0], f"the {key} holds {_character(bad)}", draft.file,
+                              span.line if span else draft.line, span.col if span else 0,
+                              span.end_line if span else 0, span.end_col if span else 0,
+                              hint="delete the character (retype the text if you cannot see where it is)"))
+    return out
+
+
+def _hidden(ch: str, strict: bool) -> bool:
+    if ch in _BIDI_CONTROLS:
+        return True
+    category = unicodedata.category(ch)
+    if strict:
+        return category in _HIDDEN_IN_NAMES
+    return category == "Cc" and ch not in "\t\n"
+
+
+def _character(ch: str) -> str:
+    """A character a designer cannot see, named, and why it matters."""
+    code = f"U+{ord(ch):04X}"
+    name = unicodedata.name(ch, "")
+    named = f"{code} ({name})" if name else code
+    if ch in _BIDI_CONTROLS:
+        return f"{named}, a mark that turns the text around it on screen, so it reads other than it is"
+    if unicodedata.category(ch) == "Cc":
+        return f"{named}, a control character: it is not text, and printed it can clear or change the terminal"
+    return f"{named}, a character that does not show: two names that look the same would be different cards"
 
 
 # ---- references -----------------------------------------------------------------------------
@@ -377,14 +535,18 @@ def _references(run: _Run):
     by_name: dict[tuple[str, str], _Draft] = {}
     order = run.drafts
     if run.asked:
-        order = sorted(run.drafts, key=lambda d: _within(Path(d.file).resolve(), run.asked))
+        order = sorted(run.drafts, key=lambda d: _within(absolute(Path(d.file)), run.asked))
     for d in order:
         if d.kind is None:
             continue
         if d.id is not None:
             _first(run, by_id, d.id, d, "id", d.loc.span(("id",)))
         if d.name is not None:
-            _first(run, by_name, (d.kind, d.name), d, "name", d.loc.span(("name",)))
+            # Names equal once normalised (NFC) look the same: the same name, written two ways.
+            _first(run, by_name, (d.kind, unicodedata.normalize("NFC", d.name)), d, "name", d.loc.span(("name",)))
+    for d in order:
+        if d.kind is not None and d.name is not None:
+            _name_is_an_id(run, by_id, d)
     known: dict[str, set[str]] = {}
     for d in run.drafts:
         if d.kind is not None:
@@ -402,11 +564,26 @@ def _first(run: _Run, seen: dict, key, draft: _Draft, what: str, span) -> None:
     if first is draft:
         return
     code = "RK301" if what == "id" else "RK302"
-    value = key if what == "id" else key[1]
+    value = draft.id if what == "id" else draft.name
     scope = "" if what == "id" else f" among the {draft.kind} cards"
-    run.report(code, f"the {what} '{value}' is used twice{scope}: first in {first.file}:{first.line}",
+    written = ""
+    if what == "name" and first.name != draft.name:
+        written = " (written with other Unicode characters that look the same)"
+    run.report(code, f"the {what} '{value}' is used twice{scope}{written}: first in {first.file}:{first.line}",
                draft.file, span.line if span else draft.line, span.col if span else 0,
-               hint=f"every card needs its own {what}", end=(span.end_line, span.end_col) if span else None)
+               hint=f"every card needs its own {what}", end=_end(span))
+
+
+def _name_is_an_id(run: _Run, by_id: Mapping[str, _Draft], draft: _Draft) -> None:
+    """RK308: a card named with another card's id — `played("hospital_expansion")` would mean either."""
+    other = by_id.get(unicodedata.normalize("NFC", draft.name))
+    if other is None or other is draft or other.id == draft.id:
+        return
+    span = draft.loc.span(("name",))
+    run.report("RK308", f"the name '{draft.name}' is the id of another card, in {other.file}:{other.line}: "
+                        f"a reference to '{draft.name}' would mean either card", draft.file,
+               span.line if span else draft.line, span.col if span else 0,
+               hint="give this card a name of its own", end=_end(span))
 
 
 # ---- effects ---------------------------------------------------------------------------------
@@ -628,18 +805,11 @@ def _can_be(e: ast.Expr, absent: Mapping[str, str], missing: list[ast.Str]) -> s
     return {True, False}
 
 
-def content_fingerprint(root: str | Path) -> str:
-    """sha256 over the files that make up the content (content_files: path and bytes, in path order):
-    any edit to a card or rule changes it. What cannot be read counts as such, by its path."""
-    root = Path(root)
-    listing = content_files(root)
+def _fingerprint(root: Path, read: Mapping[Path, bytes]) -> str:
+    """sha256 over the content files exactly as they were read and parsed (path inside root and
+    bytes, in path order): any edit to a card or rule changes it, and it is never of other bytes."""
     h = hashlib.sha256()
-    for path in listing.files:
-        h.update(path.relative_to(root).as_posix().encode() + b"\0")
-        try:
-            h.update(path.read_bytes() + b"\0")
-        except OSError:
-            h.update(b"\0unreadable\0")
-    for folder, _ in listing.unreadable:
-        h.update(b"\0unreadable folder\0" + folder.relative_to(root).as_posix().encode() + b"\0")
+    for path in sorted(read, key=lambda p: p.relative_to(root).parts):
+        h.update(path.relative_to(root).as_posix().encode("utf-8", "surrogateescape") + b"\0")
+        h.update(read[path] + b"\0")
     return h.hexdigest()

@@ -57,6 +57,7 @@ class Content:
     root: str = ""
     unlock: Mapping[str, Any] = field(default_factory=dict)     # stage -> language.checker.Checked
     unlock_files: Mapping[str, str] = field(default_factory=dict)
+    fingerprint: str = ""       # sha256 of the files exactly as read (logs and batches compare it)
     _index: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):

@@ -53,10 +53,13 @@ def merge_rules(base: Mapping[str, Any], overrides: Mapping[str, Any] | None) ->
 
 def read_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
                card_names: Mapping[str, list[str]] | None = None,
-               unreadable: Mapping[str, Sequence[str]] | None = None) -> tuple[dict[str, Checked], list[Diagnostic]]:
+               unreadable: Mapping[str, Sequence[str]] | None = None,
+               base: Mapping[str, Any] = DEFAULT_RULES) -> tuple[dict[str, Checked], list[Diagnostic]]:
     """Schema problems of a rules mapping, and the unlock conditions it gives, parsed and checked once.
 
-    Only conditions without errors are returned; those it does not give are the defaults'.
+    Only conditions without errors are returned; those it does not give are the defaults'. `base`
+    is what the mapping overrides (a scenario's `rules:` override the content's): a track's start
+    must lie between its min and max as they are once merged.
     """
     if loc is None or loc.data is None:
         return {}, []
@@ -65,6 +68,8 @@ def read_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
         return {}, [Diagnostic("RK010", "error", "rules.yaml must be a mapping of parameters, such as `players: 4`",
                                loc.file, span.line if span else 0, span.col if span else 0)]
     diags = validate(loc, "rules")
+    if not diags:
+        diags = track_ranges(loc, base)
     unlock = loc.data.get("unlock")
     conditions: dict[str, Checked] = {}
     if isinstance(unlock, dict):
@@ -80,6 +85,39 @@ def read_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
                 if condition is not None:
                     conditions[stage] = condition
     return conditions, diags
+
+
+def track_ranges(loc: Located, base: Mapping[str, Any]) -> list[Diagnostic]:
+    """RK010 where a track's (or money's) min is above its max, or its start outside them, as merged
+    over `base`; reported at the value the mapping gives (a problem only of `base` is base's own)."""
+    merged = merge_rules(base, loc.data)
+    out = []
+    for name, track in registry.SETTABLE.items():
+        path = ("money",) if name == "money" else ("tracks", name)
+        given, now = _at(loc.data, path), _at(merged, path)
+        if not given:
+            continue
+        lo, hi, start = now.get("min", track.lo), now.get("max", track.hi), now.get("start", track.start)
+        label = ".".join(path)
+        if lo is not None and hi is not None and lo > hi:
+            key, message = ("min" if "min" in given else "max"), f"{label}.min ({lo}) is above {label}.max ({hi})"
+        elif lo is not None and start < lo:
+            key, message = ("start" if "start" in given else "min"), f"{label}.start ({start}) is below {label}.min ({lo})"
+        elif hi is not None and start > hi:
+            key, message = ("start" if "start" in given else "max"), f"{label}.start ({start}) is above {label}.max ({hi})"
+        else:
+            continue
+        span = loc.span((*path, key))
+        out.append(Diagnostic("RK010", "error", message, loc.file, span.line if span else 0, span.col if span else 0,
+                              span.end_line if span else 0, span.end_col if span else 0,
+                              hint="a track starts within its range: change the start, or the range"))
+    return out
+
+
+def _at(data: Mapping[str, Any], path: tuple[str, ...]) -> Mapping[str, Any]:
+    for key in path:
+        data = data.get(key) if isinstance(data, Mapping) else None
+    return data if isinstance(data, Mapping) else {}
 
 
 def check_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,

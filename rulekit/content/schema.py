@@ -7,9 +7,10 @@ import json
 from importlib import resources
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
+from rulekit import registry
 from rulekit.content.yamlpos import Located, Span
 from rulekit.language.diagnostics import Diagnostic, nearest
 
@@ -17,16 +18,47 @@ _ARTICLE = {"advisor": "an advisor", "policy": "a policy", "event": "an event", 
             "rules": "rules.yaml"}
 
 
+# A whole number is an int: JSON Schema's "integer" also takes 4.0, which YAML reads as a float.
+_WHOLE = Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool))
+_Validator = validators.extend(Draft202012Validator, type_checker=_WHOLE)
+
+
 @functools.cache
 def schema(name: str) -> dict[str, Any]:
-    """The JSON Schema of a card kind, or of rules.yaml."""
+    """The JSON Schema of a card kind, or of rules.yaml, with every whole number bounded."""
     text = resources.files("rulekit.content").joinpath(f"schemas/{name}.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    return _bounded(json.loads(text))
+
+
+def _bounded(node: Any) -> Any:
+    """Every whole number a schema leaves unbounded gets the number limit (registry LIMITS) as its
+    bound, so that no number in content is larger than the game can hold; descriptions state the
+    bounds where they say {min}, {max} or {number}."""
+    if isinstance(node, list):
+        return [_bounded(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _bounded(value) for key, value in node.items()}
+    kind = out.get("type")
+    if kind == "integer" or (isinstance(kind, list) and "integer" in kind):
+        out.setdefault("minimum", -registry.MAX_NUMBER)
+        out.setdefault("maximum", registry.MAX_NUMBER)
+    if isinstance(out.get("description"), str):
+        out["description"] = (out["description"].replace("{min}", written(out.get("minimum", 0)))
+                              .replace("{max}", written(out.get("maximum", 0)))
+                              .replace("{number}", written(registry.MAX_NUMBER)))
+    return out
+
+
+def written(n: int) -> str:
+    """A number as the docs write it: 1,000,000,000 and −10."""
+    return f"{n:,}".replace("-", "−")
 
 
 @functools.cache
 def _validator(name: str) -> Draft202012Validator:
-    return Draft202012Validator(schema(name))
+    return _Validator(schema(name))
 
 
 def fields(name: str) -> tuple[str, ...]:

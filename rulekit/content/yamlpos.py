@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,11 +12,15 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from rulekit import registry
 from rulekit.language.diagnostics import Diagnostic
 from rulekit.language.parser import Origin
 
 Path_ = tuple[Any, ...]          # keys and list indexes from the document's root
-MAX_VALUES = 20_000             # aliases can multiply a small file into a huge one
+# A file is read only up to this size, and its aliases (`*name`) may not write it out past it:
+# one anchored effect repeated a hundred times would otherwise be checked a hundred times.
+MAX_BYTES = registry.LIMITS["file_size"].value
+MAX_VALUES = registry.LIMITS["yaml_values"].value
 _BREAKS = "\r\n\x85\u2028\u2029"
 _PLAIN_TAGS = ("tag:yaml.org,2002:seq", "tag:yaml.org,2002:map")
 
@@ -93,14 +99,48 @@ class Located:
 def read_yaml(path: str | Path, file: str | None = None) -> tuple[Located | None, list[Diagnostic]]:
     """Read a YAML file; problems come back as diagnostics, never as exceptions."""
     label = file if file is not None else str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        return None, [Diagnostic("RK005", "error", f"cannot read this file: {err.strerror or err}", label)]
-    text, problem = decode(raw, label)
+    raw, problem = read_bytes(path, label)
     if problem:
         return None, [problem]
-    return parse_yaml(text, label)
+    return parse_bytes(raw, label)
+
+
+def read_bytes(path: str | Path, file: str) -> tuple[bytes, Diagnostic | None]:
+    """A plain file's bytes, read once and never past the size limit (RK005 or RK017 otherwise)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))     # a FIFO must not hang the read
+    except OSError as err:
+        return b"", _unreadable(err, file)
+    try:
+        with os.fdopen(fd, "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return b"", Diagnostic("RK005", "error", "cannot read this file: it is not a plain file", file)
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as err:
+        return b"", _unreadable(err, file)
+    if len(raw) > MAX_BYTES:
+        return b"", Diagnostic("RK017", "error",
+                               f"this file is {_size(max(info.st_size, len(raw)))}: rulekit reads files of at most "
+                               f"{MAX_BYTES:,} bytes (the limit `file_size`)", file,
+                               hint="split its cards into several files, or cut what is not a card out of it")
+    return raw, None
+
+
+def _unreadable(err: OSError, file: str) -> Diagnostic:
+    return Diagnostic("RK005", "error", f"cannot read this file: {err.strerror or err}", file)
+
+
+def _size(size: int) -> str:
+    return f"{size:,} bytes" if size < 10_000_000 else f"{size / 1_000_000:,.0f} MB"
+
+
+def parse_bytes(raw: bytes, file: str) -> tuple[Located | None, list[Diagnostic]]:
+    """A file's bytes as YAML with positions (RK002 when they are not UTF-8 text)."""
+    text, problem = decode(raw, file)
+    if problem:
+        return None, [problem]
+    return parse_yaml(text, file)
 
 
 def decode(raw: bytes, file: str) -> tuple[str, Diagnostic | None]:
@@ -125,7 +165,7 @@ def parse_yaml(text: str, file: str = "<yaml>") -> tuple[Located | None, list[Di
         data = builder.convert(node, ())
     except _Problem as err:
         line, col = err.mark.line + 1, err.mark.column + 1
-        return None, [Diagnostic("RK001", "error", err.message, file, line, col, line, col + 1)]
+        return None, [Diagnostic(err.code, "error", err.message, file, line, col, line, col + 1, err.hint)]
     except yaml.MarkedYAMLError as err:
         return None, [_syntax(err, text, file)]
     except yaml.reader.ReaderError as err:
@@ -145,14 +185,94 @@ def parse_yaml(text: str, file: str = "<yaml>") -> tuple[Located | None, list[Di
 class _Problem(Exception):
     """A value YAML can parse but rulekit will not take; carries its own plain message."""
 
-    def __init__(self, message: str, mark):
+    def __init__(self, message: str, mark, code: str = "RK001", hint: str | None = None):
         super().__init__(message)
         self.message = message
         self.mark = mark
+        self.code = code
+        self.hint = hint
+
+
+# ---- composing, aliases counted --------------------------------------------------------
+
+_TOO_BIG_HINT = "write each card out in full instead of repeating it with `*name`, or split the file"
+
+
+class _Size:
+    """The values and characters of text a document holds with every alias written out."""
+
+    def __init__(self) -> None:
+        self.values = 0
+        self.chars = 0
+        self.known: dict[int, tuple[int, int]] = {}     # id(node) -> its size, aliases written out
+        self.active: set[int] = set()
+
+    def of(self, node: Node, mark=None) -> tuple[int, int]:
+        """A composed node's size (mark: where the alias to it stands, for the message on a loop)."""
+        done = self.known.get(id(node))
+        if done is not None:
+            return done
+        composing = not isinstance(node, ScalarNode) and node.end_mark is None
+        if composing or id(node) in self.active:
+            raise _Problem("an alias refers to the value that contains it", mark or node.start_mark)
+        if isinstance(node, ScalarNode):
+            size = (1, len(node.value))
+        else:
+            self.active.add(id(node))
+            items = node.value if isinstance(node, SequenceNode) else [n for pair in node.value for n in pair]
+            values, chars = 1, 0
+            for item in items:
+                v, c = self.of(item, mark)
+                values, chars = values + v, chars + c
+            self.active.discard(id(node))
+            size = (values, chars)
+        self.known[id(node)] = size
+        return size
+
+    def add(self, size: tuple[int, int], mark, alias: str | None = None) -> None:
+        """Count a value (or an alias's whole value) in; past a limit, the problem is at `mark`."""
+        self.values += size[0]
+        self.chars += size[1]
+        if self.values <= MAX_VALUES and self.chars <= MAX_BYTES:
+            return
+        what = (f"more than {MAX_VALUES:,} values (the limit `yaml_values`)" if self.values > MAX_VALUES
+                else f"more than {MAX_BYTES:,} characters of text (the limit `file_size`)")
+        if alias is None:
+            raise _Problem(f"this file holds {what}", mark, "RK017", "split its cards into several files")
+        repeats = (f"a text of {size[1]:,} characters" if size[0] == 1
+                   else f"{size[0]:,} values ({size[1]:,} characters of text)")
+        raise _Problem(f"the alias *{alias} repeats {repeats}: written out, this file would hold {what}",
+                       mark, "RK017", _TOO_BIG_HINT)
 
 
 class _Loader(yaml.SafeLoader):
-    """SafeLoader used only to compose nodes and to construct single scalars."""
+    """SafeLoader used only to compose nodes and to construct single scalars; it counts every value
+    as it is composed, an alias as the whole value it repeats, and stops at the first past a limit."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.expanded = _Size()
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            target = self.anchors.get(event.anchor)
+            if target is not None:
+                self.expanded.add(self.expanded.of(target, event.start_mark), event.start_mark, event.anchor)
+        return super().compose_node(parent, index)
+
+    def compose_scalar_node(self, anchor):
+        node = super().compose_scalar_node(anchor)
+        self.expanded.add((1, len(node.value)), node.start_mark)
+        return node
+
+    def compose_sequence_node(self, anchor):
+        self.expanded.add((1, 0), self.peek_event().start_mark)
+        return super().compose_sequence_node(anchor)
+
+    def compose_mapping_node(self, anchor):
+        self.expanded.add((1, 0), self.peek_event().start_mark)
+        return super().compose_mapping_node(anchor)
 
 
 _FastLoader = getattr(yaml, "CSafeLoader", None)
@@ -164,11 +284,24 @@ def _compose(text: str):
     if _FastLoader is not None:
         fast = _FastLoader(text)
         try:
-            return fast, fast.get_single_node()
+            node = fast.get_single_node()
+            if node is None or _within_limits(node):
+                return fast, node
         except yaml.YAMLError:
-            fast.dispose()
+            pass
+        fast.dispose()
     loader = _Loader(text)
     return loader, loader.get_single_node()
+
+
+def _within_limits(node: Node) -> bool:
+    """Whether a document libyaml composed is within the limits, aliases written out (if not, the
+    pure-Python composer finds the alias or value that crosses one, and where it stands)."""
+    try:
+        values, chars = _Size().of(node)
+    except _Problem:
+        return False
+    return values <= MAX_VALUES and chars <= MAX_BYTES
 
 
 def _span(node: Node) -> Span:
@@ -186,22 +319,9 @@ class _Builder:
         self.values: dict[Path_, ValueInfo] = {}
         self.keys: dict[Path_, Span] = {}
         self.diags: list[Diagnostic] = []
-        self.count = 0
-        self.active: set[int] = set()
 
     def convert(self, node: Node, path: Path_, key_col: int = 0) -> Any:
-        self.count += 1
-        if self.count > MAX_VALUES:
-            raise _Problem("this file holds too many values (aliases repeating a big part?)", node.start_mark)
-        if id(node) in self.active:
-            raise _Problem("an alias refers to the value that contains it", node.start_mark)
-        self.active.add(id(node))
-        try:
-            return self.convert_node(node, path, key_col)
-        finally:
-            self.active.discard(id(node))
-
-    def convert_node(self, node: Node, path: Path_, key_col: int) -> Any:
+        """The node as plain data (the composer has made sure it holds no loop and fits the limits)."""
         if isinstance(node, ScalarNode):
             self.values[path] = self.scalar_info(node, key_col)
             return self.scalar(node)

@@ -33,6 +33,9 @@ CODES: dict[str, tuple[str, str]] = {
     "RK013": ("error", "the kind of a card cannot be told, or contradicts its folder"),
     "RK014": ("warning", "a tbd card has an effect, which is ignored"),
     "RK015": ("info", "a card leaves a field to its default"),
+    "RK016": ("error", "a link (symlink) that leaves the content folder, loops or leads nowhere"),
+    "RK017": ("error", "a file larger than rulekit reads, or made so by its aliases"),
+    "RK018": ("error", "an invisible or control character in a card's name or text"),
     # effect syntax (parser)
     "RK101": ("error", "effect syntax error"),
     "RK102": ("error", "effect indentation error"),
@@ -90,6 +93,7 @@ CODES: dict[str, tuple[str, str]] = {
     "RK305": ("info", "proposed cards await the designer's decision"),
     "RK306": ("info", "cards marked tbd"),
     "RK307": ("warning", "too few advisors for the draft"),
+    "RK308": ("error", "a card's name is another card's id"),
 }
 
 NUM, BOOL, TEXT, CELL, CARD = "number", "true/false", "text", "cell", "card"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 SEVERITIES = ("error", "warning", "info")
+FILE_CODES = ("RK016", "RK017")        # problems of a file as such, numbered after the RK00x ones
 
 
 @dataclass(frozen=True)
@@ -25,9 +26,11 @@ class Diagnostic:
         return replace(self, file=file)
 
     def sort_key(self):
-        """Causes first: the problems of files and folders as such (RK0xx below RK010), which
-        can leave cards unknown and so explain later problems; then each file's, in order."""
-        return (not self.code.startswith("RK00"), self.file, self.line, self.col, self.code, self.message)
+        """Causes first: the problems of files and folders as such (RK0xx below RK010, and the
+        links and sizes of RK016 and RK017), which can leave cards unknown and so explain later
+        problems; then each file's, in order."""
+        cause = self.code.startswith("RK00") or self.code in FILE_CODES
+        return (not cause, self.file, self.line, self.col, self.code, self.message)
 
 
 class ContentError(Exception):

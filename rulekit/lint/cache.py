@@ -26,6 +26,7 @@ import rulekit
 from rulekit.content import loader
 from rulekit.content.schema import validate
 from rulekit.content.yamlpos import Located, Span, ValueInfo
+from rulekit.language.checker import CODES
 from rulekit.language.diagnostics import SEVERITIES, Diagnostic
 from rulekit.language.parser import parse_expression
 from rulekit.lint.engine import Checked, FileFacts, RulesFacts, Source, card_file_facts, rules_file_facts, slim
@@ -114,17 +115,17 @@ class Store:
                 json.dump({"generation": fingerprint(), "entries": self.entries}, f, ensure_ascii=False,
                           sort_keys=True)
             os.replace(tmp, self.path)
-        except OSError:
+        except (OSError, ValueError):        # a full disk, or a file name no UTF-8 text can hold
             return
 
 
 class CachedSource(Source):
-    """File facts from the cache when the file's bytes are unchanged; the bytes are kept for noqa."""
+    """File facts from the cache when the file's bytes are unchanged: keyed by the very bytes checked."""
 
     def __init__(self, use_cache: bool = True):
+        super().__init__()
         self.use_cache = use_cache
         self.stores: dict[Path, Store] = {}
-        self.texts: dict[str, bytes] = {}
 
     def _store_for(self, path: Path) -> Store | None:
         if not self.use_cache:
@@ -136,28 +137,24 @@ class CachedSource(Source):
             self.stores[directory] = Store(directory)
         return self.stores[directory]
 
-    def _cached(self, path: Path, file: str, kind: str, compute, encode, decode):
-        try:
-            raw = path.read_bytes()
-        except OSError:
-            return compute()          # the loader reports why the file cannot be read
-        self.texts[file] = raw
+    def _cached(self, path: Path, raw: bytes, file: str, kind: str, compute, encode, decode):
         store = self._store_for(path)
         if store is None:
             return compute()
-        key = hashlib.sha256(b"\0".join([fingerprint().encode(), kind.encode(), file.encode(), raw])).hexdigest()
-        value = store.get(file, key, decode)
-        if value is None:
+        key = hashlib.sha256(b"\0".join([fingerprint().encode(), kind.encode(), file.encode("utf-8", "surrogateescape"), raw])).hexdigest()
+        value = store.get(file, key, lambda v: decode(v, file))
+        if value is None:       # not cached, or an entry that is not what rulekit writes: check, and replace it
             value = compute()
             store.put(file, key, encode(value))
         return value
 
-    def card_file(self, path: Path, kind: str | None, file: str) -> FileFacts:
-        return self._cached(path, file, kind or "-", lambda: card_file_facts(path, kind, file),
+    def card_facts(self, path: Path, raw: bytes, kind: str | None, file: str) -> FileFacts:
+        return self._cached(path, raw, file, kind or "-", lambda: card_file_facts(raw, kind, file),
                             lambda facts: _file_facts(slim(facts)), _read_file_facts)
 
-    def rules_file(self, path: Path, file: str) -> RulesFacts:
-        return self._cached(path, file, "rules", lambda: rules_file_facts(path, file), _rules_facts, _read_rules_facts)
+    def rules_facts(self, path: Path, raw: bytes, file: str) -> RulesFacts:
+        return self._cached(path, raw, file, "rules", lambda: rules_file_facts(raw, file), _rules_facts,
+                            _read_rules_facts)
 
     def save(self) -> None:
         for store in self.stores.values():
@@ -198,24 +195,27 @@ def _diag(d: Diagnostic) -> list:
     return [d.code, d.severity, d.message, d.file, d.line, d.col, d.end_line, d.end_col, d.hint]
 
 
-def _read_diag(v: Any) -> Diagnostic:
-    code, severity, message, file, line, col, end_line, end_col, hint = _list(v)
-    _need(severity in SEVERITIES)
-    return Diagnostic(_str(code), severity, _str(message), _str(file), _int(line), _int(col), _int(end_line),
-                      _int(end_col), _opt(_str, hint))
+def _read_diag(v: Any, file: str) -> Diagnostic:
+    """A diagnostic of the file the entry is for, with a code rulekit has."""
+    code, severity, message, where, line, col, end_line, end_col, hint = _list(v)
+    _need(code in CODES and severity in SEVERITIES and where == file)
+    d = Diagnostic(code, severity, _str(message), file, _int(line), _int(col), _int(end_line), _int(end_col),
+                   _opt(_str, hint))
+    _need(min(d.line, d.col, d.end_line, d.end_col) >= 0)
+    return d
 
 
 def _checked(c: Checked) -> dict:
     return {"diags": [_diag(d) for d in c.diags], "refs": sorted([kind, ref] for kind, ref in c.refs)}
 
 
-def _read_checked(v: Any) -> Checked:
+def _read_checked(v: Any, file: str) -> Checked:
     _need(isinstance(v, dict))
     refs = []
     for pair in _list(v.get("refs")):
         kind, ref = _list(pair)
         refs.append((_str(kind), _str(ref)))
-    return Checked(tuple(_read_diag(d) for d in _list(v.get("diags"))), frozenset(refs))
+    return Checked(tuple(_read_diag(d, file) for d in _list(v.get("diags"))), frozenset(refs))
 
 
 def _span(s: Span) -> list:
@@ -241,8 +241,8 @@ def _located(loc: Located) -> dict:
             "keys": [[list(p), _span(s)] for p, s in loc.keys.items()]}
 
 
-def _read_located(v: Any) -> Located:
-    _need(isinstance(v, dict))
+def _read_located(v: Any, file: str) -> Located:
+    _need(isinstance(v, dict) and v.get("file") == file)
     values = {}
     for entry in _list(v.get("values")):
         path, span, style, text_line, text_col, indent = _list(entry)
@@ -252,23 +252,27 @@ def _read_located(v: Any) -> Located:
     for entry in _list(v.get("keys")):
         path, span = _list(entry)
         keys[_read_path(path)] = _read_span(span)
-    return Located(v.get("data"), _str(v.get("file")), values, keys)
+    return Located(v.get("data"), file, values, keys)
 
 
 def _draft(d) -> dict:
     return {"kind": d.kind, "loc": _located(d.loc), "file": d.file, "valid": d.valid, "when": d.when is not None}
 
 
-def _read_draft(v: Any):
-    _need(isinstance(v, dict) and isinstance(v.get("valid"), bool) and isinstance(v.get("when"), bool))
+def _read_draft(v: Any, file: str):
+    """A draft as the loader makes one: a mapping of fields from this file; a valid one has a kind,
+    an id and a name, and fields the schema allows (the folder checks build cards from them)."""
+    _need(isinstance(v, dict) and isinstance(v.get("valid"), bool) and isinstance(v.get("when"), bool)
+          and v.get("file") == file)
     kind = v.get("kind")
     _need(kind is None or kind in loader.KIND_FOLDERS.values())
-    draft = loader._Draft(kind, _read_located(v.get("loc")), _str(v.get("file")), valid=v["valid"])
-    # The folder checks build cards from a valid draft's fields: they must hold what the schema allows.
-    _need(not draft.valid or (isinstance(draft.data, dict) and not validate(draft.loc, kind)))
+    draft = loader._Draft(kind, _read_located(v.get("loc"), file), file, valid=v["valid"])
+    _need(isinstance(draft.data, dict))
+    _need(not draft.valid or (kind is not None and draft.id is not None and draft.name is not None
+                              and not validate(draft.loc, kind)))
     if v["when"]:
         # The condition is parsed again rather than stored: the cache holds only plain values.
-        text = draft.data.get("when") if isinstance(draft.data, dict) else None
+        text = draft.data.get("when")
         _need(isinstance(text, str))
         draft.when, _ = parse_expression(text, draft.loc.origin(("when",)))
         _need(draft.when is not None)
@@ -280,12 +284,12 @@ def _file_facts(facts: FileFacts) -> dict:
             "checked": [_checked(c) for c in facts.checked]}
 
 
-def _read_file_facts(v: Any) -> FileFacts:
+def _read_file_facts(v: Any, file: str) -> FileFacts:
     _need(isinstance(v, dict))
-    drafts = [_read_draft(d) for d in _list(v.get("drafts"))]
-    checked = [_read_checked(c) for c in _list(v.get("checked"))]
+    drafts = [_read_draft(d, file) for d in _list(v.get("drafts"))]
+    checked = [_read_checked(c, file) for c in _list(v.get("checked"))]
     _need(len(checked) == len(drafts))
-    return FileFacts(drafts, [_read_diag(d) for d in _list(v.get("diags"))], checked, full=False)
+    return FileFacts(drafts, [_read_diag(d, file) for d in _list(v.get("diags"))], checked, full=False)
 
 
 def _rules_facts(facts: RulesFacts) -> dict:
@@ -293,7 +297,8 @@ def _rules_facts(facts: RulesFacts) -> dict:
             "checked": _checked(facts.checked)}
 
 
-def _read_rules_facts(v: Any) -> RulesFacts:
+def _read_rules_facts(v: Any, file: str) -> RulesFacts:
     _need(isinstance(v, dict))
-    return RulesFacts(_opt(_read_located, v.get("loc")), [_read_diag(d) for d in _list(v.get("diags"))],
-                      _read_checked(v.get("checked")))
+    loc = v.get("loc")
+    return RulesFacts(None if loc is None else _read_located(loc, file),
+                      [_read_diag(d, file) for d in _list(v.get("diags"))], _read_checked(v.get("checked"), file))

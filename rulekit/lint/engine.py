@@ -23,8 +23,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rulekit.content import loader
-from rulekit.content.rules import DEFAULT_RULES, check_rules, merge_rules, rules_located
-from rulekit.content.yamlpos import Located
+from rulekit.content.rules import DEFAULT_RULES, check_rules, merge_rules
+from rulekit.content.yamlpos import Located, parse_bytes, read_bytes
 from rulekit.language.diagnostics import Diagnostic
 
 
@@ -79,9 +79,10 @@ class _Recorder:
         return True
 
 
-def card_file_facts(path: Path, kind: str | None, file: str) -> FileFacts:
+def card_file_facts(raw: bytes, kind: str | None, file: str) -> FileFacts:
+    """The own checks of one card file's bytes."""
     run = loader._Run(None)
-    loader._read_file(run, path, kind, file)
+    loader.read_cards(run, raw, kind, file)
     for draft in run.drafts:
         loader._validate(run, draft)
     facts = FileFacts(run.drafts, run.diags)
@@ -93,21 +94,44 @@ def card_file_facts(path: Path, kind: str | None, file: str) -> FileFacts:
     return facts
 
 
-def rules_file_facts(path: Path, file: str) -> RulesFacts:
-    loc, diags = rules_located(path, file)
+def rules_file_facts(raw: bytes, file: str) -> RulesFacts:
+    """The own checks of rules.yaml's bytes."""
+    loc, diags = parse_bytes(raw, file)
     asked = _Recorder()
     checked = check_rules(loc, asked)
     return RulesFacts(loc, diags, Checked(tuple(checked), frozenset(asked.refs)))
 
 
 class Source:
-    """Where file facts come from: computed, or a cache in front of that (see cache.py)."""
+    """Where file facts come from: each file is read once, its bytes kept (for noqa, and for a
+    second check of the same bytes), and its facts computed from them — or taken from a cache in
+    front of that (see cache.py)."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, bytes] = {}
+
+    def read(self, path: Path, file: str) -> tuple[bytes | None, Diagnostic | None]:
+        raw, problem = read_bytes(path, file)
+        if problem is not None:
+            return None, problem
+        self.texts[file] = raw
+        return raw, None
 
     def card_file(self, path: Path, kind: str | None, file: str) -> FileFacts:
-        return card_file_facts(path, kind, file)
+        raw, problem = self.read(path, file)
+        return FileFacts(diags=[problem]) if raw is None else self.card_facts(path, raw, kind, file)
 
     def rules_file(self, path: Path, file: str) -> RulesFacts:
-        return rules_file_facts(path, file)
+        raw, problem = self.read(path, file)
+        if raw is None:
+            return RulesFacts(None, [problem], Checked((), frozenset()))
+        return self.rules_facts(path, raw, file)
+
+    def card_facts(self, path: Path, raw: bytes, kind: str | None, file: str) -> FileFacts:
+        return card_file_facts(raw, kind, file)
+
+    def rules_facts(self, path: Path, raw: bytes, file: str) -> RulesFacts:
+        return rules_file_facts(raw, file)
 
 
 def _refs_hold(checked: Checked, refs: Callable[[str, str], bool]) -> bool:
@@ -118,13 +142,13 @@ def check_root(root: Path | None, loose: Iterable[Path], source: Source,
                asked: list[Path] | None = None) -> list[Diagnostic]:
     """Every diagnostic of one content folder (and of loose files checked with it)."""
     run = loader._Run(root, asked=list(asked or ()))
-    pending: list[tuple[FileFacts, int, Path, str | None, str]] = []
+    pending: list[tuple[FileFacts, int, str | None, str]] = []
     rules: RulesFacts | None = None
 
-    def add(facts: FileFacts, path: Path, kind: str | None, file: str) -> None:
+    def add(facts: FileFacts, kind: str | None, file: str) -> None:
         run.drafts += facts.drafts
         run.diags += facts.diags
-        pending.extend((facts, i, path, kind, file) for i in range(len(facts.drafts)))
+        pending.extend((facts, i, kind, file) for i in range(len(facts.drafts)))
 
     if root is not None:
         rules_file, card_files = loader.layout(run, root)
@@ -133,20 +157,20 @@ def check_root(root: Path | None, loose: Iterable[Path], source: Source,
             run.rules_loc = rules.loc
             run.diags += rules.diags
         for p, kind in card_files:
-            add(source.card_file(p, kind, str(p)), p, kind, str(p))
+            add(source.card_file(p, kind, str(p)), kind, str(p))
     for p in loose:
-        add(source.card_file(p, None, str(p)), p, None, str(p))
+        add(source.card_file(p, None, str(p)), None, str(p))
 
     refs, names = loader._references(run)
     unreadable = loader.unreadable_files(run)
     fresh: dict[str, FileFacts] = {}
-    for facts, i, path, kind, file in pending:
+    for facts, i, kind, file in pending:
         if _refs_hold(facts.checked[i], refs):
             run.diags += facts.checked[i].diags
             continue
-        if not facts.full:           # a slim draft has no effect text left: read its file again
+        if not facts.full:           # a slim draft has no effect text left: check the same bytes again
             if file not in fresh:
-                fresh[file] = card_file_facts(path, kind, file)
+                fresh[file] = card_file_facts(source.texts[file], kind, file)
             facts = fresh[file]
         loader._check_effects(run, facts.drafts[i], refs, names, unreadable)
     if rules is not None:

@@ -109,6 +109,19 @@ def _policy(effect: str, *, id: str = "field_hospital", name: str = "野战医�
 """
 
 
+def _with_field_hospital(name: str) -> str:
+    """HOSPITAL and a second policy named `name`, for the examples about names."""
+    return HOSPITAL + f"""
+- id: field_hospital
+  name: {name}
+  stage: 2
+  price: 3
+  effect: |
+    on play:
+      medical += 2
+"""
+
+
 def _card(kind_fields: str, effect: str) -> str:
     body = textwrap.indent(textwrap.dedent(effect).strip("\n"), "    ")
     return f"\n{textwrap.dedent(kind_fields).strip(chr(10))}\n  effect: |\n{body}\n"
@@ -500,6 +513,91 @@ RULES: dict[str, Rule] = _rules(
             on play:
               medical += 1
         """,
+    ),
+    _rule(
+        "RK016", "link-outside",
+        """
+        Checks every link (symlink) in a content folder that could hold cards: a YAML file,
+        or a folder. A link that leads to a file or folder inside the content folder is
+        followed, and its cards are read under the link's own name. A link that leads
+        outside the content folder, to nothing (the file it named was moved or deleted), or
+        round in a loop (to itself, or to a folder that holds it) is reported here.
+        """,
+        """
+        The content folder is what a game is made of: its fingerprint, its logs and its
+        playtests say which cards were played. A card read from elsewhere could change with
+        no sign in the folder, so rulekit refuses it; and a link that leads nowhere or in a
+        loop would hide cards without a word. `rulekit play`, `playtest` and `test` refuse
+        the folder with this error, as `rulekit lint` reports it.
+        """,
+        """
+        $ rulekit lint content
+        content/events/events.yaml: RK016 this link (symlink) leads outside the content folder, to /home/me/shared/events.yaml: rulekit reads only what is inside the content folder
+        """,
+        """
+        Copy the file or folder into the content folder in place of the link (or move it
+        there and link the other way round); mend or delete a link that leads nowhere.
+        """,
+        "",
+        path=None, lang="text",
+    ),
+    _rule(
+        "RK017", "file-too-large",
+        """
+        Refuses a content or scenario file larger than rulekit reads (1,000,000 bytes, the
+        limit `file_size`), before reading it, and a file whose YAML aliases would write it
+        out larger: an alias (`*name`) repeats the whole value its anchor (`&name`) marks,
+        so a few lines can stand for millions of values. The expanded file may hold at most
+        1,000,000 characters of text and 20,000 values (`yaml_values`); the message points
+        at the alias that goes past.
+        """,
+        """
+        A file that big is not a set of cards a designer wrote: it would take minutes to
+        check, or all of the computer's memory, before any message. Refused at once, it
+        costs nothing. The whole content of a game is a few tens of kilobytes.
+        """,
+        """
+        - &ten [医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容, 医院扩容]
+        - &hundred [*ten, *ten, *ten, *ten, *ten, *ten, *ten, *ten, *ten, *ten]
+        - &thousand [*hundred, *hundred, *hundred, *hundred, *hundred, *hundred, *hundred, *hundred, *hundred, *hundred]
+        - [*thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand, *thousand]
+        """,
+        """
+        Write each card out in full rather than repeating a part with an alias, and keep
+        files small: split a big file into several (one per stage, say).
+        """,
+        HOSPITAL,
+    ),
+    _rule(
+        "RK018", "hidden-character",
+        """
+        Finds a character that does not show as text in a card's `name`, `flavor` or
+        `notes`: a control character (such as the escape YAML writes for `\\e`), a mark that
+        turns the text around it (a bidi control such as U+202E), and, in a name, any
+        invisible character (a zero-width space U+200B, a soft hyphen, a line separator).
+        The message names the character by its code.
+        """,
+        """
+        Two names that look the same on screen would be two cards: `played("医院扩容")`
+        would not find the card whose name hides a zero-width space. A control character
+        printed to a terminal can clear the screen or change the window's title, and a bidi
+        control makes text read other than it is. They come from copying text out of a web
+        page or a chat; nobody types them.
+        """,
+        """
+        - id: hospital_expansion
+          name: "医院\\u200b扩容"
+          stage: 1
+          price: 2
+          effect: |
+            on play:
+              medical += 1
+        """,
+        """
+        Delete the character: retype the name (the character cannot be seen, so it is
+        easiest to write the whole name again).
+        """,
+        HOSPITAL,
     ),
     # ---- RK1xx: the effect text cannot be read ------------------------------------------
     _rule(
@@ -1667,46 +1765,24 @@ RULES: dict[str, Rule] = _rules(
         """
         Give one of the cards a new id (snake_case letters, digits and `_`).
         """,
-        HOSPITAL + """
-- id: field_hospital
-  name: 野战医院
-  stage: 2
-  price: 3
-  effect: |
-    on play:
-      medical += 2
-""",
+        _with_field_hospital("野战医院"),
     ),
     _rule(
         "RK302", "duplicate-name",
         """
-        Finds two cards of the same kind with the same `name`.
+        Finds two cards of the same kind with the same `name`. Names that Unicode writes in
+        two ways but that look the same (é as one character, or as e and an accent) count
+        as the same name.
         """,
         """
         Other cards refer to cards by name (`played("医院扩容")`); two policies with one
         name make that ambiguous, and players could not tell the cards apart.
         """,
-        HOSPITAL + """
-- id: field_hospital
-  name: 医院扩容
-  stage: 2
-  price: 3
-  effect: |
-    on play:
-      medical += 2
-""",
+        _with_field_hospital("医院扩容"),
         """
         Rename one of the cards.
         """,
-        HOSPITAL + """
-- id: field_hospital
-  name: 野战医院
-  stage: 2
-  price: 3
-  effect: |
-    on play:
-      medical += 2
-""",
+        _with_field_hospital("野战医院"),
     ),
     _rule(
         "RK303", "combo-never-fires",
@@ -1921,6 +1997,23 @@ RULES: dict[str, Rule] = _rules(
         """,
         path="advisors/example.yaml",
         context=(("rules.yaml", "players: 2\n"),),
+    ),
+    _rule(
+        "RK308", "name-is-another-id",
+        """
+        Finds a card whose `name` is the `id` of another card (of any kind).
+        """,
+        """
+        A card is referred to by its id or by its name (`played("hospital_expansion")`,
+        `event("大罢工")`). A card named like another card's id makes that reference mean
+        either card: a player who plays the impostor would count as having played the
+        real one.
+        """,
+        _with_field_hospital("hospital_expansion"),
+        """
+        Give the card a name of its own (names are what players read, in Chinese).
+        """,
+        _with_field_hospital("野战医院"),
     ),
 )
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulekit.content.loader import absolute
 from rulekit.language.diagnostics import Diagnostic
 from rulekit.lint import engine
 from rulekit.lint.cache import CachedSource
@@ -68,10 +69,10 @@ def lint(paths: Iterable[str | Path], selection: Selection | None = None, use_ca
 
 def _files_asked(texts: dict[str, bytes], paths: Sequence[str | Path]) -> int:
     """How many files the asked paths hold (a file given alone is checked with its whole folder)."""
-    wanted = [Path(p).resolve() for p in paths]
+    wanted = [absolute(Path(p)) for p in paths]
     count = 0
     for file in texts:
-        p = Path(file).resolve()
+        p = absolute(Path(file))
         if any(p == w or w in p.parents for w in wanted):
             count += 1
     return count

@@ -9,14 +9,13 @@ from pathlib import Path
 
 import click
 
-from rulekit.console import SEED, Command, agents_or_usage_error, load_or_exit
+from rulekit.console import SEED, Command, agents_or_usage_error, echo, load_or_exit
 from rulekit.playtest import report, stats
 from rulekit.playtest.progress import BatchProgress
 from rulekit.playtest.runner import (
     BACKENDS,
     Batch,
     BatchError,
-    fingerprint,
     run,
     run_record,
 )
@@ -100,7 +99,7 @@ def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, f
             _write(out / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
     except (BatchError, StoreError) as err:
         view.stop()
-        click.echo(str(err), err=True)
+        echo(str(err), err=True)
         sys.exit(1)
     except KeyboardInterrupt:
         view.stop()
@@ -110,9 +109,9 @@ def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, f
     view.stop()
     if outcome.stopped is not None:
         index, result = outcome.stopped
-        click.echo(f"第 {index} 局出错，已停止 (--fail-fast) / game {index} stopped on an error"
-                   f" ({result.error_card or 'unknown card'}):\n  {result.error}\n"
-                   f"重放 / replay: {batch.replay(result.seed)}", err=True)
+        echo(f"第 {index} 局出错，已停止 (--fail-fast) / game {index} stopped on an error"
+             f" ({result.error_card or 'unknown card'}):\n  {result.error}\n"
+             f"重放 / replay: {batch.replay(result.seed)}", err=True)
         sys.exit(1)
     g = summary["games"]
     rate = f" ({outcome.played / outcome.seconds:.1f} games/s)" if outcome.seconds > 0 and outcome.played else ""
@@ -151,7 +150,7 @@ def _write_outputs(loaded, batch: Batch, out: Path, view: BatchProgress) -> dict
     view.stage("汇总 writing summary.json")
     store = Store(out)
     try:
-        summary = stats.summarize(store.results(), loaded, batch, fingerprint(batch.content))
+        summary = stats.summarize(store.results(), loaded, batch, loaded.fingerprint)
     finally:
         store.close()
     _write(out / "summary.json", stats.dumps(summary))

@@ -16,7 +16,6 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import rulekit
-from rulekit.content.loader import content_fingerprint as fingerprint
 from rulekit.core.result import GameResult
 from rulekit.engine import run_game
 from rulekit.playtest.store import Store
@@ -73,9 +72,10 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}:{index}".encode()).digest()[:6], "big")
 
 
-def open_batch(batch: Batch, out: Path, *, resume: bool) -> tuple[Store, list[int]]:
-    """Open DIR/games.sqlite for this batch; the indexes still to play. Refuses mixing batches."""
-    params = batch.params(fingerprint(batch.content))
+def open_batch(batch: Batch, out: Path, *, resume: bool, fingerprint: str) -> tuple[Store, list[int]]:
+    """Open DIR/games.sqlite for this batch of the content with this fingerprint (of the files as they were
+    loaded); the indexes still to play. Refuses mixing batches."""
+    params = batch.params(fingerprint)
     store = Store(out)
     try:
         stored = store.batch()
@@ -273,7 +273,7 @@ def run(content, batch: Batch, out: Path, *, jobs: int = 1, backend: str = "loca
 
     on_start(done, total) is called once the workers are running, before the first game ends.
     """
-    store, missing = open_batch(batch, out, resume=resume)
+    store, missing = open_batch(batch, out, resume=resume, fingerprint=content.fingerprint)
     try:
         start = time.perf_counter()
         todo = ((i, game_seed(batch.seed, i)) for i in missing)

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from rulekit.console import Command
+from rulekit.console import Command, echo, safe
 from rulekit.language.diagnostics import ContentError, concise
 from rulekit.scenarios.reader import ContentSource
 from rulekit.scenarios.report import report_lines
@@ -23,7 +23,7 @@ from rulekit.scenarios.runner import find_scenarios, run_paths
 def test_command(paths: tuple[str, ...], content_dir: str, verbose: bool) -> None:
     """运行 PATH 下的场景文件（*.scenario.yaml） / Run the scenario files (*.scenario.yaml) found under PATH..."""
     if not find_scenarios(paths):
-        click.echo(f"no scenario files (*.scenario.yaml) under {', '.join(paths)}", err=True)
+        echo(f"no scenario files (*.scenario.yaml) under {', '.join(paths)}", err=True)
         sys.exit(1)
     source = ContentSource(content_dir)
     problems = content_problems(source)
@@ -54,7 +54,7 @@ def _print(lines) -> None:
 
         console = Console(highlight=False, soft_wrap=True)
         for text, style in lines:
-            console.print(Text(text, style=style or ""))
+            console.print(Text(safe(text), style=style or ""))
         return
     for text, _ in lines:
-        click.echo(text)
+        echo(text)

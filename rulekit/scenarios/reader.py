@@ -31,8 +31,8 @@ SEATS = ("P1", "P2", "P3", "P4")
 KIND_WORDS = {"policy": "policy card", "event": "event", "advisor": "advisor", "combo": "combo"}
 ACTION_WORDS = ("bury", "relocate", "play", "execute", "switch")
 ANSWER_WORDS = ("pass", "done", "none")
-COMPARISON = re.compile(r"^\s*(==|!=|>=|<=|>|<|=)?\s*(-?\d+)\s*$")
-CELL_KEY = re.compile(r"^cell \(\s*(\d)\s*,\s*(\d)\s*\)$")
+COMPARISON = re.compile(r"\s*(==|!=|>=|<=|>|<|=)?\s*(-?[0-9]+)\s*")       # fullmatch: `$` admits a final line break
+CELL_KEY = re.compile(r"cell \(\s*([0-9])\s*,\s*([0-9])\s*\)")
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,8 @@ class _Reader:
         unlock, files = dict(self.content.unlock), dict(self.content.unlock_files)
         if overrides:
             names = {kind: [x for c in self.content.of_kind(kind) for x in (c.id, c.name)] for kind in KIND_WORDS}
-            given, found = read_rules(self.loc.sub(("rules",)), self.card_exists, card_names=names)
+            given, found = read_rules(self.loc.sub(("rules",)), self.card_exists, card_names=names,
+                                      base=self.content.rules)
             self.diags += [d for d in found if d.severity == "error"]
             unlock.update(given)
             files.update(dict.fromkeys(given, self.loc.file))
@@ -457,7 +458,7 @@ class _Reader:
             elif key in ("game_over", "round"):
                 out.append(Expectation("game", key, want if key == "game_over" else _compare(want), span, key))
             else:
-                r, c = (int(x) for x in CELL_KEY.match(key).groups())
+                r, c = (int(x) for x in CELL_KEY.fullmatch(key).groups())
                 if B.geometry(self.players).owner[B.idx(r, c)] < 0:
                     self.report("SC006", f"({r}, {c}) has no cell at a {self.players}-player table", path, key=True)
                     continue
@@ -475,7 +476,7 @@ class _Reader:
 def _compare(value: Any) -> Compare:
     if isinstance(value, int):
         return Compare("==", value)
-    op, n = COMPARISON.match(value).groups()
+    op, n = COMPARISON.fullmatch(value).groups()
     return Compare("==" if op in (None, "=") else op, int(n))
 
 
