@@ -182,16 +182,10 @@ def holds(stmts, kind: str) -> bool:
     for s in stmts:
         if E.choice_kind(s) == kind:
             return True
-        for body in _bodies(s):
+        for body in ast.bodies(s):
             if holds(body, kind):
                 return True
     return False
-
-
-def _bodies(s):
-    if isinstance(s, ast.If):
-        return [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
-    return [s.body] if hasattr(s, "body") else []
 
 
 def _bound(stmts, out: dict) -> None:
@@ -200,7 +194,7 @@ def _bound(stmts, out: dict) -> None:
         name = s.name if isinstance(s, (ast.Let, ast.Choose)) else getattr(s, "as_name", None)
         if name is not None and name not in out:
             out[name] = SLOTS + len(out)
-        for body in _bodies(s):
+        for body in ast.bodies(s):
             _bound(body, out)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rulekit import registry
 from rulekit.language import ast
@@ -260,6 +260,12 @@ def _bound(pick, a: int | None, b: int | None, unbounded: bool) -> int | None:
     return pick(x for x in (a, b) if x is not None)
 
 
+def _hull(ranges: Sequence[Range]) -> Range:
+    """The smallest range holding all of these (a value after one of several paths)."""
+    los, his = [r[0] for r in ranges], [r[1] for r in ranges]
+    return (None if None in los else min(los)), (None if None in his else max(his))
+
+
 def can_be_zero(r: Range) -> bool:
     lo, hi = r
     return (lo is None or lo <= 0) and (hi is None or hi >= 0)
@@ -297,6 +303,21 @@ class _Binding:
     type: str | None
     pos: ast.Pos
     range: Range = _ANY
+
+
+# Blocks that run once or not at all: a name they change holds either value after them. A name
+# changed in a loop (`repeat`, `each player`, `player with`) is unknown from the loop's first run on.
+_MAYBE = (ast.May, ast.MayPay, ast.MayDiscard, ast.ChoosePlayer)
+
+
+def _changed(stmts: Sequence[ast.Stmt], out: set[str]) -> set[str]:
+    """Every name a `NAME += …`, `-=` or `=` inside these statements (nested blocks too) changes."""
+    for st in stmts:
+        if isinstance(st, ast.TrackChange):
+            out.add(st.track)
+        for body in ast.bodies(st):
+            _changed(body, out)
+    return out
 
 
 @dataclass(frozen=True)
@@ -540,8 +561,47 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         self.scopes.pop()
 
     def stmt(self, s: ast.Stmt) -> None:
+        """A statement; the values of names it changes in its blocks follow the paths it can take."""
         self.steps += 1
-        super().stmt(s)
+        changed = self.changed_names(ast.bodies(s))
+        if not changed or isinstance(s, (ast.If, ast.Me)):
+            super().stmt(s)             # an `if` joins its branches itself; `me:` runs its block once
+            return
+        before = self.values_of(changed)
+        if isinstance(s, ast.After):
+            super().stmt(s)             # the block runs rounds later, on copies of the values of now
+            self.set_values(before)
+        elif isinstance(s, _MAYBE):
+            super().stmt(s)
+            after = self.values_of(changed)
+            self.set_values({n: _hull((before[n], after[n])) for n in changed})
+        else:                           # a loop (or any other block): it may run again and again
+            self.set_values(dict.fromkeys(changed, _ANY))
+            super().stmt(s)
+            self.set_values(dict.fromkeys(changed, _ANY))
+
+    # -- what names hold ---------------------------------------------------------------
+    def changed_names(self, bodies: Sequence[Sequence[ast.Stmt]]) -> list[str]:
+        """The names in reach that these blocks change, in a fixed order."""
+        found: set[str] = set()
+        for body in bodies:
+            _changed(body, found)
+        return sorted(n for n in found if self.binding_scope(n) is not None)
+
+    def binding_scope(self, name: str) -> dict[str, _Binding] | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope
+        return None
+
+    def values_of(self, names: Sequence[str]) -> dict[str, Range]:
+        return {n: self.binding_scope(n)[n].range for n in names}      # type: ignore[index]
+
+    def set_values(self, values: Mapping[str, Range]) -> None:
+        for name, r in values.items():
+            scope = self.binding_scope(name)
+            if scope is not None:
+                scope[name] = replace(scope[name], range=r)
 
     def needs_subject(self, s: ast.Node, what: str) -> None:
         if not self.subject:
@@ -555,6 +615,8 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             if binding.type not in (NUM, None):
                 self.report("RK227", s.track_pos, f"'{s.track}' holds {self.describe(binding.type)}, not a number")
             self.number(s.expr, f"the value of `{s.track} {s.op}`")
+            new = s.expr if s.op == "=" else ast.BinOp(s.pos, s.op[0], ast.Name(s.track_pos, s.track), s.expr)
+            self.set_values({s.track: self.range(new) if binding.type == NUM else _ANY})
             return
         if s.track in self.counters and s.track not in registry.SETTABLE:
             self.meaning[s] = "counter"
@@ -610,16 +672,24 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
 
     def s_If(self, s: ast.If) -> None:
         before, longest = self.steps, 0
+        changed = self.changed_names(ast.bodies(s))
+        start = self.values_of(changed)
+        ends = [] if s.orelse is not None else [start]      # without `else`, no branch may run
         for cond, body in s.branches:
             self.truth(cond, "`if`")
             self.steps = before
+            self.set_values(start)
             self.block(body)
+            ends.append(self.values_of(changed))
             longest = max(longest, self.steps - before)
         if s.orelse is not None:
             self.steps = before
+            self.set_values(start)
             self.block(s.orelse)
+            ends.append(self.values_of(changed))
             longest = max(longest, self.steps - before)
         self.steps = before + longest       # one branch runs
+        self.set_values({n: _hull([end[n] for end in ends]) for n in changed})
 
     def s_EachPlayer(self, s: ast.EachPlayer) -> None:
         if s.other and not self.subject:
