@@ -169,3 +169,18 @@ def test_an_unlock_condition_that_divides_by_zero_names_rules_yaml_and_the_seed(
     assert result.end_reason == "error"
     assert result.error.startswith(f"{root / 'rules.yaml'}:3:12: unlock.stage2: division by zero")
     assert "seed 4" in result.error
+
+
+@pytest.mark.parametrize("effect, line, words", [
+    ("on play:\n  let k = 5\n  if money >= 0:\n    k -= 5\n  money += 6 // k\n", 11, "division by zero: the number after `//`"),
+    ("on play:\n  let k = 1\n  if money >= 0:\n    k -= 1\n  after k rounds:\n    money += 1\n", 11,
+     "after 0 rounds: the number of rounds came to 0 here"),
+])
+def test_a_zero_only_play_shows_stops_the_game_at_its_card_and_line(tmp_path, evaluator, effect, line, words):
+    content = content_with(tmp_path, effect)
+    game = table_game(content, seed=5, tableau=(), hand=("runaway",), evaluator=evaluator)
+    with pytest.raises(EffectError) as err:
+        game.play_card(0, "runaway")
+    text = str(err.value)
+    assert text.startswith(f"失控 (runaway), {content.lookup('runaway').file}:{line}: {words}"), text
+    assert text.endswith("(round 1, seed 5)") and "max(1, …)" in text

@@ -19,6 +19,18 @@ KIND_CODES = {k: tuple(B.STATE_BY_NAME[s] for s in states) for k, states in regi
 # The cell states each board verb can act on (`VERB it` checks the cell still qualifies).
 VERB_FROM = {name: tuple(sorted({c for k in v.kinds for c in KIND_CODES[k]})) for name, v in registry.VERBS.items()}
 MAX_NUMBER = registry.MAX_NUMBER
+# Python errors an effect's arithmetic can raise, in the words a designer reads (both evaluators).
+RUNTIME_ERRORS: dict[type[BaseException], str] = {
+    ZeroDivisionError: "division by zero: the number after `//` came to 0 here (divide by `max(1, …)` when it "
+                       "can be 0)",
+    OverflowError: "a number too large",
+    RecursionError: "effects nested too deeply",
+}
+
+
+def arithmetic_error(err: BaseException, line: int = 0) -> EffectError:
+    """The EffectError a designer reads for a Python error of an effect's arithmetic."""
+    return EffectError(RUNTIME_ERRORS.get(type(err), "a number too large"), None, line)
 
 # The Runtime methods generated code may call, as `rt.NAME` (as Jinja's runtime `exported`); besides
 # these it sees only `num` and min, max, abs, sum, len.
@@ -345,7 +357,8 @@ class Runtime:
     def after(self, f, s, n: int, block: str, values: dict) -> None:
         """`after N rounds:` — keep the block (and the numbers it reads) for the start of round now + N."""
         if n < 1:
-            raise EffectError(f"after {n} rounds: the block needs 1 round or more")
+            raise EffectError(f"after {n} rounds: the number of rounds came to {n} here, and `after` needs 1 or "
+                              "more (write `after max(1, …) rounds:` when it can be less)")
         st = self.st
         st.scheduled.append((st.round + n, f.card.id, block, f.owner, {**values, "S": s}))
 
