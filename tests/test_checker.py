@@ -457,6 +457,29 @@ def test_loops_and_draws_beyond_the_steps_of_one_effect_warn_at_the_outermost(ef
     assert steps in d.message and "10,000" in d.message
 
 
+def _counts_inside_counts(depth: int) -> str:
+    condition = "money > 0"
+    for _ in range(depth):
+        condition = f"count(player where {condition}) > 0"
+    return condition
+
+
+@pytest.mark.parametrize("effect", [
+    "on play:\n  if {c}:\n    money += 1\n",
+    "on play:\n  money += highest({n})\n",
+    "on play:\n  player with most {n}:\n    money += 1\n",
+    "modify income by {n}\n",
+])
+def test_counts_inside_counts_beyond_the_steps_of_one_effect_warn(effect):
+    """Each count(player …), highest(…) or player-with value reads for up to 4 players: seven inside one
+    another read 21,844 times, more than one effect may run."""
+    inner = _counts_inside_counts(6)
+    [d] = check(effect.format(c=_counts_inside_counts(7), n=f"count(player where {inner})"))
+    assert (d.code, d.severity) == ("RK234", "warning")
+    assert "count(…), highest(…) or lowest(…)" in d.message
+    assert check(effect.format(c=_counts_inside_counts(5), n=f"count(player where {_counts_inside_counts(4)})")) == []
+
+
 def test_loops_within_the_steps_of_one_effect_pass():
     assert check("on play:\n  repeat 100:\n    repeat 50:\n      cure 1 mild\n") == []
     assert check("on play:\n  if dead > 1:\n    repeat 100:\n      repeat 90:\n        cure 1 mild\n"

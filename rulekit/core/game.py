@@ -422,9 +422,19 @@ class Game:
     def evaluate(self, fn: Callable, card, seat: int, entry: Entry | None = None):
         """A modifier's amount or a combo's condition, for a seat; errors name the card and line."""
         try:
-            return fn(self.rt, seat, entry)
+            return self.bounded(fn, self.rt, seat, entry)
         except EFFECT_FAILURES as err:
             raise self.program.located(err, card, self.state) from None
+
+    def bounded(self, fn: Callable, *args):
+        """An expression (a modifier, a condition) within one effect's step budget: its count(…),
+        highest and lowest count against it as a handler's statements do."""
+        outer = self._deadline
+        self._deadline = min(outer, self.state.steps + registry.LIMITS["effect_steps"].value)
+        try:
+            return fn(*args)
+        finally:
+            self._deadline = outer
 
     def over_budget(self) -> None:
         st = self.state
@@ -432,7 +442,8 @@ class Game:
             raise EffectError(f"the effects of this game ran more than {registry.LIMITS['game_steps'].value} "
                               "statements (a loop that never ends?)")
         raise EffectError(f"this effect ran more than {registry.LIMITS['effect_steps'].value} statements "
-                          "(repeat inside repeat, or effects setting each other off)")
+                          "(repeat inside repeat, count(…) or highest(…) inside one another, or effects setting "
+                          "each other off)")
 
     def run_on(self, seat: int, key: str, entry: Entry | None = None) -> None:
         """Run the `on KEY` handler of a seat's card (its advisor when entry is None)."""

@@ -129,7 +129,7 @@ class Program:
     def unlock_holds(self, g, name: str, seat: int) -> bool:
         fn, where, line = self.unlock[name]
         try:
-            return bool(fn(g.rt, seat, None))
+            return bool(g.bounded(fn, g.rt, seat, None))
         except (EffectError, ArithmeticError, RecursionError) as err:
             reason = err.reason if isinstance(err, EffectError) else RUNTIME_ERRORS.get(type(err), str(err))
             st = g.state

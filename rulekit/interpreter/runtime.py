@@ -125,7 +125,7 @@ class Runtime:
 
     def players_with(self, f, which: str, key) -> list[int]:
         """Every player still in whose value of `key` is the highest (lowest, most, fewest)."""
-        seats = self.players(f)
+        seats = self._visited(f)
         if not seats:
             return []
         values = [(s, key(s)) for s in seats]
@@ -319,25 +319,34 @@ class Runtime:
     def choose_player(self, f, s, other: bool, where) -> int | None:
         """`choose [other] player [where COND]:` — the subject picks one (None when no one qualifies)."""
         self._seat(s)
-        seats = tuple(x for x in self.players(f) if not (other and x == s) and (where is None or where(x)))
+        seats = tuple(x for x in self._visited(f) if not (other and x == s) and (where is None or where(x)))
         if not seats:
             return None
         return self.g.effect_ask(s, Ask.PLAYER, seats, card=f.card, text="choose a player")
 
+    # An aggregate reads its expression for every player (or card) it visits: one step each, so
+    # aggregates inside aggregates meet the effect's step budget as loops inside loops do.
+    def _visited(self, f) -> tuple[int, ...]:
+        seats = self.players(f)
+        self.tick(len(seats))
+        return seats
+
     def highest(self, f, key) -> int:
-        values = [key(s) for s in self.players(f)]
+        values = [key(s) for s in self._visited(f)]
         return max(values) if values else 0
 
     def lowest(self, f, key) -> int:
-        values = [key(s) for s in self.players(f)]
+        values = [key(s) for s in self._visited(f)]
         return min(values) if values else 0
 
     def count_players(self, f, s, other: bool, where) -> int:
-        return sum(1 for x in self.players(f) if not (other and x == s) and (where is None or where(x)))
+        return sum(1 for x in self._visited(f) if not (other and x == s) and (where is None or where(x)))
 
     def played_cards(self, s) -> list:
         """The subject's played cards for `count(played …)`: in the tableau and not switched off."""
-        return [e.card for e in self._seat(s).tableau if e.on]
+        cards = [e.card for e in self._seat(s).tableau if e.on]
+        self.tick(len(cards))
+        return cards
 
     # ---- numbers kept on a card ------------------------------------------------------------------------------
     def _counters(self, entry, owner) -> dict:

@@ -163,6 +163,7 @@ _NAME_RANGES: dict[str, Range] = {
     "hand": (0, None), "round": (1, None), "players": (1, 4), "uses": (0, None),
 }
 # No amount in the game is larger than this: the largest bound of any track (money's ceiling).
+MOST_PLAYERS = _NAME_RANGES["players"][1]      # what an aggregate over the players may visit
 LARGEST_AMOUNT = max(abs(b) for t in registry.SETTABLE.values() for b in (t.lo, t.hi) if b is not None)
 
 
@@ -453,14 +454,21 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         if self.steps <= limit:
             return
         pos, steps = self.too_long or (head, self.steps)
-        self.report("RK234", pos, f"this runs {_big(steps)} steps or more (statements, and one step per card drawn); "
-                                  f"one effect may run at most {limit:,}, so the game stops with an error here",
-                    hint="use smaller counts, or fewer loops inside one another")
+        self.report("RK234", pos, f"this runs {_big(steps)} steps or more (statements, one step per card drawn, and "
+                                  "one per player a count(…), highest(…) or lowest(…) reads); one effect may run at "
+                                  f"most {limit:,}, so the game stops with an error here",
+                    hint="use smaller counts, or fewer loops (or counts) inside one another")
 
     def counted(self, pos: ast.Pos, before: int) -> None:
         """Note a statement whose own steps pass the limit; the outermost one is reported."""
         if self.steps - before > registry.LIMITS["effect_steps"].value:
             self.too_long = (pos, self.steps - before)
+
+    def per_player(self, pos: ast.Pos, before: int, visits: int = MOST_PLAYERS) -> None:
+        """What was checked since `before` is read once for each player (or card) visited: a step for
+        each visit, and its own steps each time — count(…) inside count(…) multiplies like loops do."""
+        self.steps = before + visits * (1 + self.steps - before)
+        self.counted(pos, before)
 
     def on_handler(self, h: ast.Handler, head: ast.Pos) -> None:
         if h.event in registry.ON_HANDLERS:
@@ -550,7 +558,9 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
                 hint = f"'{d.quantity}' is a track: change it with `{d.quantity} += …` inside a handler"
             self.report("RK204", d.quantity_pos, msg, hint=hint)
         self.scopes = [{}]
+        self.steps, self.too_long = 0, None
         self.number(d.expr, "the amount of `modify`")
+        self.effect_steps(d.pos)
         self.scopes = []
 
     # -- statements ----------------------------------------------------------------
@@ -671,12 +681,14 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         self.define(s.name, "let", t, s.name_pos, self.range(s.expr) if t == NUM else _ANY)
 
     def s_If(self, s: ast.If) -> None:
-        before, longest = self.steps, 0
+        before, longest, conditions = self.steps, 0, 0
         changed = self.changed_names(ast.bodies(s))
         start = self.values_of(changed)
         ends = [] if s.orelse is not None else [start]      # without `else`, no branch may run
         for cond, body in s.branches:
+            mark = self.steps
             self.truth(cond, "`if`")
+            conditions += self.steps - mark
             self.steps = before
             self.set_values(start)
             self.block(body)
@@ -688,7 +700,7 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             self.block(s.orelse)
             ends.append(self.values_of(changed))
             longest = max(longest, self.steps - before)
-        self.steps = before + longest       # one branch runs
+        self.steps = before + conditions + longest      # the conditions, and one branch
         self.set_values({n: _hull([end[n] for end in ends]) for n in changed})
 
     def s_EachPlayer(self, s: ast.EachPlayer) -> None:
@@ -717,8 +729,10 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
     def s_ChoosePlayer(self, s: ast.ChoosePlayer) -> None:
         self.needs_subject(s, "`choose player`")
         outer, self.subject = self.subject, True
+        mark = self.steps
         if s.where is not None:
             self.truth(s.where, "`where`")
+        self.per_player(s.pos, mark)
         self.player_block(s.body)
         self.subject = outer
 
@@ -778,7 +792,9 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             self.report("RK207", s.which_pos, f"unknown word '{s.which}' after `player with`{extra}",
                         hint="write `player with highest …`, `lowest`, `most` or `fewest`")
         outer, self.subject = self.subject, True
+        mark = self.steps
         self.number(s.expr, f"`player with {s.which}`")
+        self.per_player(s.pos, mark)
         self.player_block(s.body)
         self.subject = outer
 
@@ -1056,16 +1072,18 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         if e.what in ("other player", "played") and not self.subject:
             self.report("RK212", e.pos, f"count({e.what} …) is about a player, but an event has no player here",
                         hint="use it inside `each player:` or `player with …:`")
-        if e.where is None:
-            return NUM
-        if e.what == "played":
+        mark = self.steps
+        if e.where is not None and e.what == "played":
             outer, self.card_values = self.card_values, True
             self.truth(e.where, "`where`")
             self.card_values = outer
-        else:
+        elif e.where is not None:
             outer, self.subject = self.subject, True
             self.truth(e.where, "`where`")
             self.subject = outer
+        # The players visited; the played cards are not known from the text: taken as one pass, as a
+        # `repeat` whose count the text does not fix.
+        self.per_player(e.pos, mark, 1 if e.what == "played" else MOST_PLAYERS)
         return NUM
 
     def e_BinOp(self, e: ast.BinOp) -> str:
@@ -1157,8 +1175,10 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         if e.func in registry.AGGREGATES:
             self.arg_count(e, 1, f"{e.func}(score)")
             outer, self.subject = self.subject, True      # read for every player still in
+            mark = self.steps
             for a in e.args:
                 self.number(a, f"{e.func}()")
+            self.per_player(e.pos, mark)
             self.subject = outer
             return NUM
         if e.func in registry.FUNCTIONS:
@@ -1267,6 +1287,7 @@ def check_expression(expr: ast.Expr, file: str, card_ref_exists: RefExists | Non
     checker = _Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable)
     checker.scopes = [{}]
     checker.truth(expr, where)
+    checker.effect_steps(expr.pos)
     found = sorted(checker.diags, key=Diagnostic.sort_key)
     ok = not any(d.severity == "error" for d in found)
     return (checked(checker, None, expr) if ok else None), found

@@ -1422,7 +1422,10 @@ RULES: dict[str, Rule] = _rules(
         """
         Counts the steps a handler takes where the text shows them: each statement once, a
         `repeat N` block N times (blocks inside one another multiply), one step for each
-        card of `draw N`. Warns when they pass 10,000, the most one effect may run.
+        card of `draw N`, and for `count(player …)`, `highest(…)`, `lowest(…)` and
+        `player with` one step per player (4 at most) each time they are read, their own
+        steps included (counts inside counts multiply too). Warns when they pass 10,000,
+        the most one effect may run.
         """,
         """
         The game stops with an error, naming the card, when one effect runs longer; a
