@@ -108,7 +108,7 @@ class Program:
         # What the core must listen for at all: it skips the work when no card of the content does.
         self.react_moments = frozenset(w for c in self.cards.values() for w in c.react if w in registry.REACT_MOMENTS)
         self.hears_cure = any("cure" in c.triggers or "cure" in c.react for c in self.cards.values())
-        self.hears_event = any("event" in c.triggers for c in self.cards.values())
+        self.hears_event = any("event" in c.triggers or "event" in c.react for c in self.cards.values())
         self.hears_play = any("play" in c.triggers or "play" in c.react for c in self.cards.values())
         chosen = combos if combos is not None else content.of_kind("combo")
         self.combos = tuple(sorted(chosen, key=lambda c: c.id))
