@@ -242,8 +242,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         self.lasting()
         self.play_value(bodies)
         source = "".join(self.out)
-        ns = {"ERRORS": ERRORS, "UNB": UNBOUND, "WORK": E.WORK, "_cap": E.cap, "ENV": [UNBOUND] * len(self.slots), "worth": worth,
-              "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
+        ns = {"ERRORS": ERRORS, "UNB": UNBOUND, "WORK": E.WORK, "_cap": E.cap, "ENV": [UNBOUND] * len(self.slots),
+              "worth": worth, "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
               "_missing": _missing, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW,
               "E": E, "policy_utility": E.policy_utility}    # not the card: the cache must not keep it alive
         exec(compile(source, f"<rulekit estimate {card.id}>", "exec"), ns)

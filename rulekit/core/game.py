@@ -35,7 +35,7 @@ def _always(g: Game, seat: int, it) -> bool:
 
 
 # What must still be true of a moment for its next handler to run, or its next reaction to be offered
-# (docs/language.md, 'A moment that no longer holds'): the subject is still what the trigger named.
+# (docs/language.md §3, 'When a moment is over'): the subject is still what the trigger named.
 # Every trigger of the registry says it here (a test holds them to it).
 STILL_HOLDS: dict[str, Callable[[Game, int, Any], bool]] = {
     "reveal": _holds_state(B.HEALTHY, B.MILD),      # the resident the tile turned up as, still in its cell
@@ -504,7 +504,7 @@ class Game:
 
         A prevented moment hears no further handler and is offered no reaction; nor is a moment that
         no longer holds (STILL_HOLDS: the revealed mild removed, the dying resident gone) or whose
-        player is out (docs/language.md).
+        player is out (docs/language.md §3, 'When a moment is over').
         """
         p = self.state.seats[seat]
         if p.out:
@@ -527,7 +527,7 @@ class Game:
             return self.offer_reactions(seat, words, it, holds)
         return False
 
-    def offer_reactions(self, seat: int, words, it, holds=_always) -> bool:
+    def offer_reactions(self, seat: int, words, it, holds: Callable[[Game, int, Any], bool] = _always) -> bool:
         """Offer each card in hand that reacts to the moment, while the moment still holds; True when one
         prevented it (then no more are offered)."""
         p = self.state.seats[seat]

@@ -162,8 +162,8 @@ _NAME_RANGES: dict[str, Range] = {
     **{name: (0, None) for name in registry.COUNTS},
     "hand": (0, None), "round": (1, None), "players": (1, 4), "uses": (0, None),
 }
-# No amount in the game is larger than this: the largest bound of any track (money's ceiling).
 MOST_PLAYERS = _NAME_RANGES["players"][1]      # what an aggregate over the players may visit
+# No amount in the game is larger than this: the largest bound of any track (money's ceiling).
 LARGEST_AMOUNT = max(abs(b) for t in registry.SETTABLE.values() for b in (t.lo, t.hi) if b is not None)
 
 
@@ -454,9 +454,9 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         if self.steps <= limit:
             return
         pos, steps = self.too_long or (head, self.steps)
-        self.report("RK234", pos, f"this runs {_big(steps)} steps or more (statements, one step per card drawn, and "
-                                  "one per player a count(…), highest(…) or lowest(…) reads); one effect may run at "
-                                  f"most {limit:,}, so the game stops with an error here",
+        self.report("RK234", pos, f"this runs {_big(steps)} steps or more (statements, one step per card drawn, "
+                                  "and one per player a count(…), highest(…) or lowest(…) reads); one effect may "
+                                  f"run at most {limit:,}, so the game stops with an error here",
                     hint="use smaller counts, or fewer loops (or counts) inside one another")
 
     def counted(self, pos: ast.Pos, before: int) -> None:
@@ -605,7 +605,7 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         return None
 
     def values_of(self, names: Sequence[str]) -> dict[str, Range]:
-        return {n: self.binding_scope(n)[n].range for n in names}      # type: ignore[index]
+        return {n: scope[n].range for n in names if (scope := self.binding_scope(n)) is not None}
 
     def set_values(self, values: Mapping[str, Range]) -> None:
         for name, r in values.items():
