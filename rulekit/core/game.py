@@ -27,7 +27,7 @@ def _holds_state(*codes: int) -> Callable[[Game, int, Any], bool]:
 
 
 def _in_hand(g: Game, seat: int, it) -> bool:
-    return it in g.state.seats[seat].hand
+    return any(c is it for c in g.state.seats[seat].hand)
 
 
 def _always(g: Game, seat: int, it) -> bool:
@@ -53,6 +53,7 @@ DEATH_WORDS = {B.HEALTHY: "death healthy", B.MILD: "death mild", B.SEVERE: "deat
 # What can go wrong inside an effect's own work; a RuleViolation or a chooser's error passes through.
 EFFECT_FAILURES = (EffectError, ArithmeticError, RecursionError)
 SIGNED_QUANTITIES = frozenset(name for name, q in registry.QUANTITIES.items() if q.signed)
+EFFECT_STEPS = registry.LIMITS["effect_steps"].value
 
 
 class Frame:
@@ -449,17 +450,22 @@ class Game:
         return frame
 
     def evaluate(self, fn: Callable, card, seat: int, entry: Entry | None = None):
-        """A modifier's amount or a combo's condition, for a seat; errors name the card and line."""
+        """A modifier's amount or a combo's condition, for a seat, within one effect's step budget (its
+        count(…), highest and lowest count against it); errors name the card and line."""
+        outer = self._deadline
+        steps = self.state.steps + EFFECT_STEPS
+        self._deadline = steps if steps < outer else outer
         try:
-            return self.bounded(fn, self.rt, seat, entry)
+            return fn(self.rt, seat, entry)
         except EFFECT_FAILURES as err:
             raise self.program.located(err, card, self.state) from None
+        finally:
+            self._deadline = outer
 
     def bounded(self, fn: Callable, *args):
-        """An expression (a modifier, a condition) within one effect's step budget: its count(…),
-        highest and lowest count against it as a handler's statements do."""
+        """An expression (an unlock condition) within one effect's step budget, as `evaluate`."""
         outer = self._deadline
-        self._deadline = min(outer, self.state.steps + registry.LIMITS["effect_steps"].value)
+        self._deadline = min(outer, self.state.steps + EFFECT_STEPS)
         try:
             return fn(*args)
         finally:
@@ -531,21 +537,28 @@ class Game:
         """Offer each card in hand that reacts to the moment, while the moment still holds; True when one
         prevented it (then no more are offered)."""
         p = self.state.seats[seat]
+        if p.out or not holds(self, seat, it):
+            return False
         reactive = self.program.reactive
         offered: list[str] = []
+        played = False              # once a reaction is played, the moment and the hand may have changed
         for card in list(p.hand):
-            if p.out or not holds(self, seat, it):
-                return False
-            if card.id not in reactive or card.id in offered or card not in p.hand:
+            if card.id not in reactive or card.id in offered:
                 continue
+            if played:
+                if p.out or not holds(self, seat, it):
+                    return False
+                if all(c is not card for c in p.hand):
+                    continue        # the reaction took it from the hand
             react = self.program.cards[card.id].react
             w = next((w for w in words if w in react), None)
             if w is None or self.can_play(seat, card, reaction=True) is not None:
                 continue
             offered.append(card.id)
-            if self.ask(seat, Ask.REACT, (True, False), card=card, text=f"play {card.name} as a reaction?") \
-                    and self.react_with(seat, card.id, w, it):
-                return True
+            if self.ask(seat, Ask.REACT, (True, False), card=card, text=f"play {card.name} as a reaction?"):
+                if self.react_with(seat, card.id, w, it):
+                    return True
+                played = True
         return False
 
     # ---- cells ----------------------------------------------------------------------------------------------
