@@ -590,14 +590,27 @@ def _change_words(r: dict, name) -> str | None:
     return None
 
 
+# What the handlers of a moment decided, recorded once they are done (outside any effect): a death
+# step's death prevented, an overthrow prevented.
+OUTCOMES = ("death_prevented", "overthrow_prevented")
+
+
 class EffectLines:
-    """Only the lines of effects that fired, fed the log piece by piece (`rulekit test -v`)."""
+    """Only the lines of effects that fired, and what they prevented, fed the log piece by piece
+    (`rulekit test -v`)."""
 
     def __init__(self, game):
         self.effects = _Effects(lambda cid: card_name(game, cid))
 
     def lines(self, records: list) -> list[str]:
-        return [line.strip() for line in (self.effects.line(r) for r in records) if line is not None]
+        out = []
+        for r in records:
+            line = self.effects.line(r)
+            if line is None and r.get("e") in OUTCOMES:
+                line = f"· {_change_words(r, self.effects.name)}"
+            if line is not None:
+                out.append(line.strip())
+        return out
 
 
 def _round_tail(deaths, cured) -> list[str]:

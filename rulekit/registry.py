@@ -315,8 +315,10 @@ LIMITS: dict[str, Limit] = _index(
     Limit("repeat", "重复次数", "the count of one `repeat`", 100),
     Limit("trigger_depth", "连锁深度", "effects setting each other off in a row (a trigger whose effect fires a trigger …)", 16),
     Limit("number", "数值上限", "the size of any number an effect computes, of either sign", 1_000_000_000),
-    Limit("effect_steps", "单次效果步数", "statements one handler may run, its loops included", 10_000),
-    Limit("game_steps", "整局步数", "statements all the effects of one game may run together", 200_000),
+    Limit("effect_steps", "单次效果步数", "statements one handler (or one modifier, one condition) may run, its loops "
+          "included, and one step for each player or card a count(…), highest(…) or lowest(…) reads", 10_000),
+    Limit("game_steps", "整局步数", "statements (and reads, as above) all the effects of one game may run together",
+          200_000),
     Limit("effect_questions", "整局效果提问数", "questions the effects of one game may ask the players", 5_000),
     Limit("file_size", "文件大小", "bytes in one content or scenario file, and characters of text in it once its "
           "YAML aliases (`*name`) are written out", 1_000_000),

@@ -259,6 +259,53 @@ def test_division_by_zero():
     assert codes("on play:\n  money += 3 // 0\n") == ["RK232"]
 
 
+# A name's value follows `+=`, `-=` and `=` exactly through straight-line code; after a block that may
+# or may not run it is either value, and after a loop it is unknown.
+@pytest.mark.parametrize("lines", [
+    "let k = 0\n  k += 1\n  after k rounds:\n    money += 1",
+    "let k = 0\n  k += 1\n  money += 4 // k",
+    "let k = 0\n  k += 1\n  choose n from 1 to k\n  money += n",
+    "let k = 0\n  k = 2\n  money += 4 // k",
+    "let k = 1\n  after 1 rounds:\n    k -= 1\n    money += k\n  money += 4 // k",
+    "let k = 5\n  may:\n    k -= 1\n  money += 4 // k",
+])
+def test_a_name_changed_to_a_safe_value_is_not_refused(lines):
+    assert codes(f"on play:\n  {lines}\n") == []
+
+
+def test_a_name_changed_to_zero_is_known_to_be_zero():
+    ds = check("on play:\n  let k = 5\n  k -= 5\n  money += 6 // k\n  let r = 1\n  r -= 1\n"
+               "  after r rounds:\n    money += 1\n")
+    assert [(d.code, d.line) for d in ds] == [("RK232", 4), ("RK223", 7)]
+
+
+@pytest.mark.parametrize("lines", [
+    "if money > 2:\n    k -= 5",
+    "may:\n    k -= 5",
+    "repeat 3:\n    k -= 1",
+    "each player:\n    k -= 1",
+])
+def test_a_name_changed_in_a_block_may_be_zero_after_it(lines):
+    [d] = check(f"on play:\n  let k = 5\n  {lines}\n  money += 6 // k\n")
+    assert (d.code, d.severity) == ("RK236", "warning")
+
+
+def test_a_name_changed_in_a_loop_is_unknown_from_its_first_turn():
+    [d] = check("on play:\n  let k = 5\n  repeat 3:\n    money += 6 // k\n    k -= 5\n")
+    assert (d.code, d.line) == ("RK236", 4)
+
+
+def test_an_if_joins_the_values_of_its_branches():
+    assert codes("on play:\n  let k = 1\n  if money > 2:\n    k = 2\n  else:\n    k = 3\n  money += 6 // k\n") == []
+    assert codes("on play:\n  let k = 1\n  if money > 2:\n    k = 0\n  else:\n    k = 0\n  money += 6 // k\n") \
+        == ["RK232"]
+
+
+def test_a_name_that_grows_past_the_number_limit_is_reported_where_it_does():
+    [d] = check("on play:\n  let k = 999999999\n  k += 999999999\n")
+    assert (d.code, d.line) == ("RK233", 3)
+
+
 # ---- card references ------------------------------------------------------------------------------
 
 def test_references_by_id_or_name():
@@ -408,6 +455,29 @@ def test_loops_and_draws_beyond_the_steps_of_one_effect_warn_at_the_outermost(ef
     [d] = check(effect)
     assert (d.code, d.severity, d.line, d.col) == ("RK234", "warning", 2, 3)
     assert steps in d.message and "10,000" in d.message
+
+
+def _counts_inside_counts(depth: int) -> str:
+    condition = "money > 0"
+    for _ in range(depth):
+        condition = f"count(player where {condition}) > 0"
+    return condition
+
+
+@pytest.mark.parametrize("effect", [
+    "on play:\n  if {c}:\n    money += 1\n",
+    "on play:\n  money += highest({n})\n",
+    "on play:\n  player with most {n}:\n    money += 1\n",
+    "modify income by {n}\n",
+])
+def test_counts_inside_counts_beyond_the_steps_of_one_effect_warn(effect):
+    """Each count(player …), highest(…) or player-with value reads for up to 4 players: seven inside one
+    another read 21,844 times, more than one effect may run."""
+    inner = _counts_inside_counts(6)
+    [d] = check(effect.format(c=_counts_inside_counts(7), n=f"count(player where {inner})"))
+    assert (d.code, d.severity) == ("RK234", "warning")
+    assert "count(…), highest(…) or lowest(…)" in d.message
+    assert check(effect.format(c=_counts_inside_counts(5), n=f"count(player where {_counts_inside_counts(4)})")) == []
 
 
 def test_loops_within_the_steps_of_one_effect_pass():

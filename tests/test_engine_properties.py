@@ -41,3 +41,12 @@ def test_tiles_hold_the_configured_infected_fronts(engine_content, seed, shuffle
     if shuffle == "per_player":
         assert per_seat == [5, 5, 5, 5]
     check(game)
+
+
+def test_every_trigger_says_what_must_still_hold_of_its_moment():
+    """A trigger added to the registry must say when its moment stops holding (core/game.py STILL_HOLDS):
+    without it, the first card using the trigger would stop the game."""
+    from rulekit import registry
+    from rulekit.core.game import STILL_HOLDS
+
+    assert sorted(STILL_HOLDS) == sorted(registry.TRIGGERS)

@@ -26,8 +26,11 @@ ROOT = Path(__file__).resolve().parents[1]
 ANSWERS = {"may": (True, False), "choose": (0, 1, 3), "amount": (0, 2, 5)}
 # Corners no shipped or scenario card needs: answers worth the same (the first is kept), a
 # statement that fails (skipped), a name bound only where its statement did not fail, a
-# modifier that fails (the reading fails alike), chances inside conditions.
+# modifier that fails (the reading fails alike), chances inside conditions, numbers past the ceiling
+# (the statement fails), and a reading stopped at the effect step limit part of the way through.
 EDGES = (
+    "on play:\n  let a = 99999\n  let b = a * a\n  money += b\n  let c = 40000\n  c += c * c\n  medical += 1",
+    "on play:\n" + "  may:\n    money += 1\n    choose k from 0 to 2\n    score += k\n" * 9,
     "on play:\n  may:\n    prevent\n  choose k from 0 to 2\n  if k > 5:\n    prevent",
     "on play:\n  let x = 3 // (hand - hand)\n  score += x\n  medical += 2",
     "modify new_mild by 1 // (round - round)",

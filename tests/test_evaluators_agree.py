@@ -89,3 +89,80 @@ def test_generated_code_uses_only_the_exported_runtime(reach_content):
             used |= set(re.findall(r"\brt\.(\w+)", code.source))
     assert used, "no card generated any runtime call"
     assert sorted(used - set(runtime.EXPORTED)) == []
+
+
+# ---- a failing effect names the same line in both evaluators ------------------------------------------
+
+ENGINE = Path(__file__).resolve().parent / "fixtures" / "engine"
+# Each effect fails on a fresh table (no dead yet, so `// dead` divides by 0); the number is the
+# effect's own line the failure must name, 1 being its first: the statement a designer looks at.
+FAILING = {
+    "loops past the step budget: the innermost loop": (
+        "on income start:\n  money += 0\n  repeat 100:\n    repeat 100:\n      repeat 100:\n        money += 1\n", 5),
+    "a failing `elif` condition: the `elif`": (
+        "on income start:\n  if money > 100:\n    money += 1\n  elif 3 // dead > 1:\n    money += 1\n", 4),
+    "a failing `where`: its statement": ("on income start:\n  each player where 3 // dead > 0:\n    money += 1\n", 2),
+    "a value of `player with` on a line of its own: its statement": (
+        "on income start:\n  player with highest (\n      3 // dead):\n    money += 1\n", 2),
+    "a failing `choose player where`: its statement": (
+        "on income start:\n  choose player where (\n      3 // dead > 0):\n    money += 1\n", 2),
+    "an expression over two lines: its statement": ("on income start:\n  money += (1 +\n    3 // dead)\n", 2),
+    "a modifier: the `modify` line": ("modify income by 3 // dead\n", 1),
+    "an `after` block past the budget: its innermost loop": (
+        "on income start:\n  after 1 rounds:\n    repeat 100:\n      repeat 100:\n        repeat 100:\n"
+        "          money += 1\n", 5),
+    "`after 0 rounds` computed: the `after` line": ("on income start:\n  let k = dead\n  after k rounds:\n    money += 1\n", 3),
+    "a number past the limit: its statement": (
+        "on income start:\n  let a = 9999\n  let b = a * a\n  if b > 0:\n    money += b * a\n", 5),
+}
+COMBO = "- id: broken_combo\n  name: 坏连击\n  when: 3 // dead > 0\n  effect: |\n    on resolve:\n      money += 1\n"
+
+
+def failing_content(tmp_path: Path, effect: str, combo: bool = False):
+    """The engine's fixture cards plus one stage-1 policy with this effect (and a broken combo)."""
+    import shutil
+    import textwrap
+
+    from rulekit.content.loader import load_content
+
+    root = tmp_path / "content"
+    shutil.copytree(ENGINE, root)
+    body = textwrap.indent(effect, "    ")
+    (root / "policies" / "extra.yaml").write_text(
+        f"- id: broken\n  name: 坏牌\n  stage: 1\n  price: 0\n  flavor: fails\n  effect: |\n{body}", encoding="utf-8")
+    if combo:
+        (root / "combos").mkdir()
+        (root / "combos" / "extra.yaml").write_text(COMBO, encoding="utf-8")
+    return load_content(root)
+
+
+def failure(content, evaluator: str, tableau: tuple[str, ...]) -> str:
+    """The message a table of random players stops with, every seat holding these cards."""
+    from rulekit.agents import make_agent
+    from rulekit.core.errors import EffectError
+    from rulekit.core.game import Game
+    from rulekit.core.table import Table, TableSeat, set_table
+
+    game = Game.new(content, 3, [make_agent("random", 3, s) for s in range(4)], evaluator=evaluator)
+    cards = tuple(content.lookup(c) for c in tableau)
+    set_table(game, Table(seats={s: TableSeat(tableau=cards) for s in range(4)}))
+    with pytest.raises(EffectError) as err:
+        for _ in range(3):
+            game.run_round()
+    return str(err.value)
+
+
+@pytest.mark.parametrize("case", sorted(FAILING))
+def test_a_failing_effect_names_the_same_line_in_both_evaluators(tmp_path, case):
+    effect, line = FAILING[case]
+    content = failing_content(tmp_path, effect)
+    compiled, reference = (failure(content, ev, ("broken",)) for ev in ("compiled", "reference"))
+    assert compiled == reference
+    assert f"坏牌 (broken), {content.lookup('broken').file}:{6 + line}: " in compiled, compiled
+
+
+def test_a_failing_combo_condition_names_its_when_line_in_both_evaluators(tmp_path):
+    content = failing_content(tmp_path, "on play:\n  money += 1\n", combo=True)
+    compiled, reference = (failure(content, ev, ()) for ev in ("compiled", "reference"))
+    assert compiled == reference
+    assert f"坏连击 (broken_combo), {content.lookup('broken_combo').file}:3: division by zero" in compiled, compiled

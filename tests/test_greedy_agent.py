@@ -87,3 +87,72 @@ def test_a_dropped_content_takes_its_compiled_estimates_along():
     gc.collect()
     assert watched() is None
     assert len(estgen._cache) <= before - made
+
+
+# ---- the estimate keeps to the game's limits (registry.LIMITS) ------------------------------------------
+
+def _snapshot(engine_content):
+    from rulekit.agents import estimate as E
+    from rulekit.agents import make_agent
+    from rulekit.core.table import Table, set_table
+
+    game = Game.new(engine_content, 1, [make_agent("default", 1, s) for s in range(4)])
+    set_table(game, Table())
+    return E.Snapshot(game.observation(0), 0)
+
+
+def _advisor(text: str):
+    from rulekit.content.model import Card
+    from rulekit.language.parser import parse_effect
+
+    program, problems = parse_effect(text)
+    assert program is not None, problems
+    return Card(kind="advisor", id="probe", name="探", effect=program)
+
+
+def test_a_number_past_the_ceiling_is_worth_nothing_to_the_estimate(engine_content):
+    """The game stops at `money += 99999 * 99999` (past ±1,000,000,000): the estimate does not count
+    9,999,800,001 coins for it, in the reference reading or the generated one."""
+    from rulekit.agents import estgen
+    from rulekit.agents import estimate as E
+
+    card = _advisor("on setup:\n  let a = 99999\n  money += a * a\n  medical += 1\n")
+    snap = _snapshot(engine_content)
+    acc = E.Walker(snap).run(card.effect.handlers[0].body)
+    assert (acc.d["money"], acc.d["medical"]) == (0.0, 1)
+    assert estgen.of(card).setup(snap) == E.worth(acc, snap)
+
+
+def test_a_reading_with_many_choices_keeps_to_one_effect_s_steps(engine_content):
+    """Fourteen `may:` in a row weigh 2^14 ways; the reading stops counting at the effect step limit."""
+    from rulekit import registry
+    from rulekit.agents import estgen
+    from rulekit.agents import estimate as E
+
+    card = _advisor("on setup:\n" + "  may:\n    money += 1\n" * 14)
+    snap = _snapshot(engine_content)
+    limit = registry.LIMITS["effect_steps"].value
+    reference = E.worth(E.Walker(snap).run(card.effect.handlers[0].body), snap)
+    assert limit < snap.work < limit + 30, "past the limit, only the choices under way are closed"
+    assert estgen.of(card).setup(snap) == reference
+    assert limit < snap.work < limit + 30
+
+
+def test_advisors_that_square_a_number_26_times_stop_the_game_at_once(tmp_path):
+    """The greedy draft weighs each advisor's `on setup`: ten that square 3 twenty-six times must not
+    hang `rulekit play` (run apart, with a timeout, so a regression fails instead of hanging)."""
+    import shutil
+    import subprocess
+    import sys
+
+    root = tmp_path / "content"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "engine", root)
+    lines = ["on setup:", "  let a0 = 3", *(f"  let a{k + 1} = a{k} * a{k}" for k in range(26)), "  money += a26"]
+    effect = "\\n".join(lines)
+    (root / "advisors" / "advisors.yaml").write_text(
+        "".join(f'- {{id: square{k}, name: 方{k}, flavor: squares, effect: "{effect}\\n"}}\n' for k in range(10)),
+        encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "rulekit", "play", "--content", str(root), "--seed", "1"],
+                          capture_output=True, text=True, timeout=60)
+    said = done.stdout + done.stderr
+    assert "The game stopped: 方" in said and "a number beyond the limit of ±1,000,000,000" in said, said[-3000:]

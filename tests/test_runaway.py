@@ -169,3 +169,60 @@ def test_an_unlock_condition_that_divides_by_zero_names_rules_yaml_and_the_seed(
     assert result.end_reason == "error"
     assert result.error.startswith(f"{root / 'rules.yaml'}:3:12: unlock.stage2: division by zero")
     assert "seed 4" in result.error
+
+
+@pytest.mark.parametrize("effect, line, words", [
+    ("on play:\n  let k = 5\n  if money >= 0:\n    k -= 5\n  money += 6 // k\n", 11, "division by zero: the number after `//`"),
+    ("on play:\n  let k = 1\n  if money >= 0:\n    k -= 1\n  after k rounds:\n    money += 1\n", 11,
+     "after 0 rounds: the number of rounds came to 0 here"),
+])
+def test_a_zero_only_play_shows_stops_the_game_at_its_card_and_line(tmp_path, evaluator, effect, line, words):
+    content = content_with(tmp_path, effect)
+    game = table_game(content, seed=5, tableau=(), hand=("runaway",), evaluator=evaluator)
+    with pytest.raises(EffectError) as err:
+        game.play_card(0, "runaway")
+    text = str(err.value)
+    assert text.startswith(f"失控 (runaway), {content.lookup('runaway').file}:{line}: {words}"), text
+    assert text.endswith("(round 1, seed 5)") and "max(1, …)" in text
+
+
+def _counts_inside_counts(depth: int) -> str:
+    condition = "money >= 0"
+    for _ in range(depth):
+        condition = f"count(player where {condition}) > 0"
+    return condition
+
+
+def test_every_player_an_aggregate_reads_is_a_step_of_the_budget(tmp_path, evaluator):
+    """count(player where count(player where …)) at 4 players: 4 outer reads and 16 inner ones."""
+    content = content_with(tmp_path, f"on play:\n  if {_counts_inside_counts(2)}:\n    money += 1\n")
+    game = table_game(content, tableau=(), hand=("runaway",), evaluator=evaluator)
+    before = game.state.steps
+    game.play_card(0, "runaway")
+    assert game.state.steps - before == 1 + 4 + 16 + 1, "the handler's statement, the reads, the `if` block's"
+
+
+def test_counts_inside_counts_stop_at_the_effect_step_limit(tmp_path, evaluator):
+    """Twelve deep would read 4^12 times; it stops at the budget, naming the card and line. Run apart, so
+    that if it ever runs away again the test fails after a minute instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    content = content_with(tmp_path, f"on play:\n  money += 1\n  if {_counts_inside_counts(12)}:\n    money += 1\n")
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from test_runaway import table_game
+        from rulekit.content.loader import load_content
+        from rulekit.core.errors import EffectError
+        game = table_game(load_content({str(tmp_path / 'content')!r}), seed=4, tableau=(), hand=("runaway",),
+                          evaluator={evaluator!r})
+        try:
+            game.play_card(0, "runaway")
+        except EffectError as err:
+            print(err)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.startswith(f"失控 (runaway), {content.lookup('runaway').file}:9: this effect ran more than "
+                                  "10000 statements"), done.stdout + done.stderr
+    assert "count(…) or highest(…) inside one another" in done.stdout and "seed 4" in done.stdout

@@ -77,3 +77,17 @@ def test_test_v_shows_the_trigger_and_the_modifier_in_the_order_they_happened(tm
     trigger = lines.index("▸ P1 哀悼金 (mourning) — when death")
     assert modifier < asked < trigger
     assert lines[trigger + 1] == "· P1 money +2 → 2"
+
+
+def test_test_v_shows_a_death_prevented_in_the_deaths_step(tmp_path):
+    """The death step's handler prevents the death: -v says so under the handler, for each death."""
+    scenario = SCENARIO.replace("        money += 2\n", "        prevent\n").replace(
+        "P1: {money: 2, dead: 1}", "P1: {money: 0, dead: 0, severe: 2}").replace("tableau: [mourning, slow]",
+                                                                               "tableau: [mourning]")
+    path = tmp_path / "death_prevented.scenario.yaml"
+    path.write_text(scenario, encoding="utf-8")
+    done = CliRunner().invoke(main, ["test", "-v", str(path)])
+    assert done.exit_code == 0, done.output
+    lines = [line.strip() for line in done.output.splitlines()]
+    fired = [k for k, line in enumerate(lines) if line == "▸ P1 哀悼金 (mourning) — when death"]
+    assert [lines[k + 1] for k in fired] == ["· the death at (0, 0) is prevented", "· the death at (0, 1) is prevented"]

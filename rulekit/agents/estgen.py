@@ -14,7 +14,9 @@ and on the same types, so the two give the same floats to the last bit
   per name the card binds (`let`, `choose`, `as`), UNBOUND until bound;
 - every block is a function of (snapshot, list); at a choice (`choose`, `may`, `any` / `up to`
   amounts) the rest of the block is a function of its own, run once per answer;
-- a statement the reference skips because it raised is skipped here by the same `try`.
+- a statement the reference skips because it raised is skipped here by the same `try`;
+- every `+ - * //` goes through estimate.cap, and every block adds the statements it reads to
+  w.work and reads nothing once it passes estimate.WORK, as the reference does (the game's limits).
 """
 
 from __future__ import annotations
@@ -182,16 +184,10 @@ def holds(stmts, kind: str) -> bool:
     for s in stmts:
         if E.choice_kind(s) == kind:
             return True
-        for body in _bodies(s):
+        for body in ast.bodies(s):
             if holds(body, kind):
                 return True
     return False
-
-
-def _bodies(s):
-    if isinstance(s, ast.If):
-        return [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
-    return [s.body] if hasattr(s, "body") else []
 
 
 def _bound(stmts, out: dict) -> None:
@@ -200,7 +196,7 @@ def _bound(stmts, out: dict) -> None:
         name = s.name if isinstance(s, (ast.Let, ast.Choose)) else getattr(s, "as_name", None)
         if name is not None and name not in out:
             out[name] = SLOTS + len(out)
-        for body in _bodies(s):
+        for body in ast.bodies(s):
             _bound(body, out)
 
 
@@ -234,7 +230,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         for k, h in enumerate(self.handlers):
             self.trigger = h.event if h.form != "on" else None     # what the reference walk is given
             bodies[k] = self.block(h.body)
-            self.out.append(f"def h{k}(w):\n    return {bodies[k]}(w, {self.new_acc()})\n")
+            self.out.append(f"def h{k}(w):\n    w.work = 0\n    return {bodies[k]}(w, {self.new_acc()})\n")
         self.trigger = None
         self.out.append("\n".join(["def play(w):", *self.on_play(bodies), "    return a"]) + "\n")
         setup = [f"    v = v + worth(h{k}(w), w)\n" for k, h in enumerate(self.handlers)
@@ -246,8 +242,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         self.lasting()
         self.play_value(bodies)
         source = "".join(self.out)
-        ns = {"ERRORS": ERRORS, "UNB": UNBOUND, "ENV": [UNBOUND] * len(self.slots), "worth": worth,
-              "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
+        ns = {"ERRORS": ERRORS, "UNB": UNBOUND, "WORK": E.WORK, "_cap": E.cap, "ENV": [UNBOUND] * len(self.slots),
+              "worth": worth, "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
               "_missing": _missing, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW,
               "E": E, "policy_utility": E.policy_utility}    # not the card: the cache must not keep it alive
         exec(compile(source, f"<rulekit estimate {card.id}>", "exec"), ns)
@@ -260,8 +256,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def on_play(self, bodies: dict) -> list[str]:
         """estimate.on_play: lines leaving in `a` the effects of the `on play` handlers, one after another."""
-        return [f"    a = {self.new_acc()}"] + [f"    a = {bodies[k]}(w, a)" for k, h in enumerate(self.handlers)
-                                                if h.form == "on" and h.event == "play"]
+        return [f"    a = {self.new_acc()}", "    w.work = 0"] + [
+            f"    a = {bodies[k]}(w, a)" for k, h in enumerate(self.handlers) if h.form == "on" and h.event == "play"]
 
     def play_value(self, bodies: dict) -> None:
         """estimate.play_value: the worth of playing the card now (again: of executing it once more)."""
@@ -327,6 +323,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         """Walker.block: a function (w, a) -> a."""
         name = self.fresh("b")
         lines = [f"def {name}(w, a):"]
+        if stmts:
+            lines += [f"    w.work += {E.block_work(stmts)}", "    if w.work > WORK:", "        return a"]
         for k, s in enumerate(stmts):
             kind = E.choice_kind(s)
             if kind is not None:
@@ -395,7 +393,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             else:
                 change = [f"    v = {self.num(s.expr)}", f"    cur = a[{k}]",
                           "    cur = cur if isinstance(cur, (int, float)) else 0",
-                          f"    a[{k}] = cur {s.op[0]} v"]
+                          f"    a[{k}] = _cap(cur {s.op[0]} v)"]
             out = [f"if a[{k}] is not UNB:", *change, "else:"]
         out += ["    " + x for x in self.track_change(s)] if out else self.track_change(s)
         return out
@@ -615,7 +613,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def e_BinOp(self, e: ast.BinOp) -> tuple[str, bool]:
         op = e.op if e.op in ("+", "-", "*") else "//"
-        return f"({self.num(e.left)} {op} {self.num(e.right)})", True
+        # estimate.cap inline (`z` a local of its own): the commonest arithmetic, spared a call.
+        m = E.MAX_NUMBER
+        return f"(z if -{m} <= (z := {self.num(e.left)} {op} {self.num(e.right)}) <= {m} else _cap(z))", True
 
     def e_Neg(self, e: ast.Neg) -> tuple[str, bool]:
         return f"(-{self.num(e.operand)})", True

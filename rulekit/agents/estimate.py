@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 
+from rulekit import registry
 from rulekit.core import board as B
 from rulekit.language import ast
 from rulekit.language.visitor import Visitor
@@ -52,6 +53,25 @@ CHANCE = {"event": 0.15, "happened": 0.3}   # unknown future events, as a probab
 
 
 TRACKS = ("medical", "disease", "policy", "score", "economy", "money")
+# The reading keeps to the game's own limits (registry.LIMITS): a number past the ceiling fails its
+# statement (worth nothing, as any statement the reading cannot read), and one reading runs at most
+# as many statements as one effect may, counted over every answer it weighs; what is left unread then
+# is worth nothing. So no card's text can make a decision hang.
+MAX_NUMBER = registry.MAX_NUMBER
+WORK = registry.LIMITS["effect_steps"].value
+
+
+def cap(v):
+    """A number the reading computed, within the game's number limit (OverflowError past it, as the
+    game stops there)."""
+    if -MAX_NUMBER <= v <= MAX_NUMBER:
+        return v
+    raise OverflowError("a number beyond the limit")
+
+
+def block_work(stmts) -> int:
+    """The statements one run of a block reads before it branches: up to its first choice, or all."""
+    return next((k + 1 for k, s in enumerate(stmts) if choice_kind(s) is not None), len(stmts))
 
 
 class Snapshot:
@@ -67,8 +87,9 @@ class Snapshot:
     # seal_value, and quantities without one card's modifier.
     pu0 = seal = without = None
     # The reading under way (Walker's parameters, for the generated reading): uses, the answer
-    # forced at the first choice of kind fk, and whether the player is the subject of every block.
-    uses, fk, force, as_subject = 1, None, None, False
+    # forced at the first choice of kind fk, whether the player is the subject of every block, and
+    # the statements read so far (against WORK).
+    uses, fk, force, as_subject, work = 1, None, None, False, 0
 
     def __init__(self, obs, seat: int):
         self.obs, self.seat = obs, seat
@@ -191,10 +212,15 @@ class Walker(Visitor, walks=("statements", "expressions")):
         self.as_subject = as_subject    # I am the subject of every player block (I was asked)
 
     def run(self, stmts) -> Acc:
+        self.snap.work = 0
         return self.block(tuple(stmts), Acc(self.snap))
 
     # ---- blocks, with the choices they hold --------------------------------------------
     def block(self, stmts: tuple, acc: Acc) -> Acc:
+        snap = self.snap
+        snap.work += block_work(stmts)
+        if snap.work > WORK:
+            return acc
         for k, s in enumerate(stmts):
             options = self.choice(s, acc)
             if options is not None:
@@ -262,7 +288,7 @@ class Walker(Visitor, walks=("statements", "expressions")):
                 v = self.num(s.expr, acc)
                 cur = acc.env[s.track]
                 cur = cur if isinstance(cur, (int, float)) else 0
-                acc.env[s.track] = cur + v if s.op == "+=" else cur - v
+                acc.env[s.track] = cap(cur + v if s.op == "+=" else cur - v)
             return acc
         v = self.num(s.expr, acc)
         cur = self.snap.tracks[s.track] + acc.d[s.track]
@@ -456,12 +482,12 @@ class Walker(Visitor, walks=("statements", "expressions")):
     def e_BinOp(self, e: ast.BinOp, acc: Acc):
         a, b = self.num(e.left, acc), self.num(e.right, acc)
         if e.op == "+":
-            return a + b
+            return cap(a + b)
         if e.op == "-":
-            return a - b
+            return cap(a - b)
         if e.op == "*":
-            return a * b
-        return a // b
+            return cap(a * b)
+        return cap(a // b)
 
     def e_Neg(self, e: ast.Neg, acc: Acc):
         return -self.num(e.operand, acc)
@@ -576,6 +602,7 @@ def on_play(card, snap: Snapshot, uses: int = 1) -> Acc:
     """The effects of the card's `on play`, as the player would resolve it now."""
     acc = Acc(snap)
     walker = Walker(snap, uses=uses)
+    snap.work = 0
     for h in handlers(card, "on", "play"):
         acc = walker.block(h.body, acc)
     return acc

@@ -20,10 +20,40 @@ from rulekit.core.state import Cursor, Entry, GameState
 
 # A trigger with a filter also sets off its handlers without one (`when reveal` hears `reveal mild`).
 WORDS = {w: (w, w.split(" ")[0]) for w in registry.TRIGGERS if " " in w}
+
+
+def _holds_state(*codes: int) -> Callable[[Game, int, Any], bool]:
+    return lambda g, seat, it: g.state.board[it] in codes
+
+
+def _in_hand(g: Game, seat: int, it) -> bool:
+    return any(c is it for c in g.state.seats[seat].hand)
+
+
+def _always(g: Game, seat: int, it) -> bool:
+    return True
+
+
+# What must still be true of a moment for its next handler to run, or its next reaction to be offered
+# (docs/language.md §3, 'When a moment is over'): the subject is still what the trigger named.
+# Every trigger of the registry says it here (a test holds them to it).
+STILL_HOLDS: dict[str, Callable[[Game, int, Any], bool]] = {
+    "reveal": _holds_state(B.HEALTHY, B.MILD),      # the resident the tile turned up as, still in its cell
+    "reveal mild": _holds_state(B.MILD),
+    "reveal healthy": _holds_state(B.HEALTHY),
+    # The dying resident, still alive in its cell (whatever its kind now: it is the one dying).
+    **dict.fromkeys(("death", "death healthy", "death mild", "death severe"), _holds_state(*B.ALIVE)),
+    "cure": _holds_state(B.HEALTHY),                # the cured resident, healthy in its cell
+    "event": _always,                               # the event resolves next, whatever its handlers did
+    "play": _always,                                # the card is paid for and out of the hand
+    "overthrown": _always,                          # the change that would overthrow is not made
+    "unsold": _in_hand,                             # the unsold card, back in its owner's hand
+}
 DEATH_WORDS = {B.HEALTHY: "death healthy", B.MILD: "death mild", B.SEVERE: "death severe"}
 # What can go wrong inside an effect's own work; a RuleViolation or a chooser's error passes through.
 EFFECT_FAILURES = (EffectError, ArithmeticError, RecursionError)
 SIGNED_QUANTITIES = frozenset(name for name, q in registry.QUANTITIES.items() if q.signed)
+EFFECT_STEPS = registry.LIMITS["effect_steps"].value
 
 
 class Frame:
@@ -420,11 +450,26 @@ class Game:
         return frame
 
     def evaluate(self, fn: Callable, card, seat: int, entry: Entry | None = None):
-        """A modifier's amount or a combo's condition, for a seat; errors name the card and line."""
+        """A modifier's amount or a combo's condition, for a seat, within one effect's step budget (its
+        count(…), highest and lowest count against it); errors name the card and line."""
+        outer = self._deadline
+        steps = self.state.steps + EFFECT_STEPS
+        self._deadline = steps if steps < outer else outer
         try:
             return fn(self.rt, seat, entry)
         except EFFECT_FAILURES as err:
             raise self.program.located(err, card, self.state) from None
+        finally:
+            self._deadline = outer
+
+    def bounded(self, fn: Callable, *args):
+        """An expression (an unlock condition) within one effect's step budget, as `evaluate`."""
+        outer = self._deadline
+        self._deadline = min(outer, self.state.steps + EFFECT_STEPS)
+        try:
+            return fn(*args)
+        finally:
+            self._deadline = outer
 
     def over_budget(self) -> None:
         st = self.state
@@ -432,7 +477,8 @@ class Game:
             raise EffectError(f"the effects of this game ran more than {registry.LIMITS['game_steps'].value} "
                               "statements (a loop that never ends?)")
         raise EffectError(f"this effect ran more than {registry.LIMITS['effect_steps'].value} statements "
-                          "(repeat inside repeat, or effects setting each other off)")
+                          "(repeat inside repeat, count(…) or highest(…) inside one another, or effects setting "
+                          "each other off)")
 
     def run_on(self, seat: int, key: str, entry: Entry | None = None) -> None:
         """Run the `on KEY` handler of a seat's card (its advisor when entry is None)."""
@@ -460,41 +506,60 @@ class Game:
                     self.offer_reactions(s, (key,), None)
 
     def fire(self, seat: int, word: str, it) -> bool:
-        """Run `when`/`once when` handlers and offer reactions for a trigger; True if prevented."""
+        """Run `when`/`once when` handlers and offer reactions for a trigger; True if prevented.
+
+        A prevented moment hears no further handler and is offered no reaction; nor is a moment that
+        no longer holds (STILL_HOLDS: the revealed mild removed, the dying resident gone) or whose
+        player is out (docs/language.md §3, 'When a moment is over').
+        """
         p = self.state.seats[seat]
         if p.out:
             return False
         words = WORDS.get(word) or (word,)
-        prevented = False
+        holds = STILL_HOLDS[word]
         tables = self._tables[seat] or self._index(seat)
         if tables.triggers:
             for key, fn, once, card, entry, heard in tables.fired(words):
+                if p.out or not holds(self, seat, it):
+                    return False
                 if once:
                     if key in p.once_fired:
                         continue
                     p.once_fired.add(key)
                 frame = self.run_handler(fn, card, seat, entry, it, how=("once when " if once else "when ") + heard)
-                prevented = prevented or frame.prevented
+                if frame.prevented:
+                    return True
         if p.hand and self.program.reactive:
-            prevented = self.offer_reactions(seat, words, it) or prevented
-        return prevented
+            return self.offer_reactions(seat, words, it, holds)
+        return False
 
-    def offer_reactions(self, seat: int, words, it) -> bool:
+    def offer_reactions(self, seat: int, words, it, holds: Callable[[Game, int, Any], bool] = _always) -> bool:
+        """Offer each card in hand that reacts to the moment, while the moment still holds; True when one
+        prevented it (then no more are offered)."""
         p = self.state.seats[seat]
+        if p.out or not holds(self, seat, it):
+            return False
         reactive = self.program.reactive
-        prevented = False
         offered: list[str] = []
+        played = False              # once a reaction is played, the moment and the hand may have changed
         for card in list(p.hand):
             if card.id not in reactive or card.id in offered:
                 continue
+            if played:
+                if p.out or not holds(self, seat, it):
+                    return False
+                if all(c is not card for c in p.hand):
+                    continue        # the reaction took it from the hand
             react = self.program.cards[card.id].react
             w = next((w for w in words if w in react), None)
             if w is None or self.can_play(seat, card, reaction=True) is not None:
                 continue
             offered.append(card.id)
             if self.ask(seat, Ask.REACT, (True, False), card=card, text=f"play {card.name} as a reaction?"):
-                prevented = self.react_with(seat, card.id, w, it) or prevented
-        return prevented
+                if self.react_with(seat, card.id, w, it):
+                    return True
+                played = True
+        return False
 
     # ---- cells ----------------------------------------------------------------------------------------------
     def set_cell(self, i: int, new: int, cause: str) -> None:

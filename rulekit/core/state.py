@@ -124,7 +124,7 @@ class GameState:
     __slots__ = ("players", "seed", "rng", "board", "fronts", "seats", "decks", "discards", "event_deck",
                  "history", "current_event", "last_event", "offers", "advisor_deck", "out_of_game", "round",
                  "phase", "over", "end_reason", "cursor", "events_drawn", "combos_log", "score_history",
-                 "steps", "questions", "board_version", "scheduled")
+                 "steps", "questions", "board_version", "scheduled", "round_ended")
 
     def __init__(self, players: int, seed: int, start: dict[str, int]):
         self.players = players
@@ -159,6 +159,7 @@ class GameState:
         # `after N rounds:` blocks waiting for their round: (round, card id, block, owner, values);
         # values holds the block's subject ("S") and the names it reads, as plain numbers
         self.scheduled: list[tuple[int, str, str, int | None, dict]] = []
+        self.round_ended = 0          # the last round whose `on round end` has run (0: none yet)
 
     def clone(self) -> GameState:
         """An exact, independent copy: played on with the same answers, it gives the same game."""
@@ -185,6 +186,7 @@ class GameState:
         g.steps, g.questions = self.steps, self.questions
         g.board_version = list(self.board_version)
         g.scheduled = list(self.scheduled)
+        g.round_ended = self.round_ended
         return g
 
     # ---- JSON ------------------------------------------------------------------------------------
@@ -210,7 +212,7 @@ class GameState:
             "combos_log": [list(x) for x in self.combos_log],
             "score_history": [list(x) for x in self.score_history],
             "steps": self.steps, "questions": self.questions, "board_version": list(self.board_version),
-            "scheduled": [list(x) for x in self.scheduled],
+            "scheduled": [list(x) for x in self.scheduled], "round_ended": self.round_ended,
         }
 
     @classmethod
@@ -239,6 +241,7 @@ class GameState:
         g.steps, g.questions = d["steps"], d["questions"]
         g.board_version = list(d["board_version"])
         g.scheduled = [tuple(x) for x in d["scheduled"]]
+        g.round_ended = d["round_ended"]
         return g
 
 

@@ -89,8 +89,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     # ---- statements --------------------------------------------------------------------------------
     def block(self, stmts, indent: int, s: str, line: int) -> None:
+        """A block; `line` is the statement holding it (the handler's for its body), which its count is charged to."""
         self.scopes.append({})
-        self.emit(indent, f"rt.tick({len(stmts)})", stmts[0].pos.line if stmts else line)
+        self.emit(indent, f"rt.tick({len(stmts)})", line)
         for st in stmts:
             self.stmt(st, indent, s)
         self.scopes.pop()
@@ -125,7 +126,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def s_If(self, st: ast.If, i: int, s: str) -> None:
         for k, (cond, body) in enumerate(st.branches):
-            self.emit(i, f"{'if' if k == 0 else 'elif'} {self.expr(cond, s)}:", cond.pos.line)
+            # An `elif` is a line of its own: a failure in its condition names it.
+            self.emit(i, f"{'if' if k == 0 else 'elif'} {self.expr(cond, s)}:", cond.pos.line if k else st.pos.line)
             self.block(body, i + 1, s, st.pos.line)
         if st.orelse is not None:
             self.emit(i, "else:", st.pos.line)
@@ -140,7 +142,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         sub = self.fresh("S")
         self.emit(i, f"for {sub} in rt.each_player(f, {s}, {st.other!r}):", st.pos.line)
         if st.where is not None:
-            self.emit(i + 1, f"if {self.expr(st.where, sub)}:", st.where.pos.line)
+            self.emit(i + 1, f"if {self.expr(st.where, sub)}:", st.pos.line)
             self.player_block(st.body, i + 2, sub, st.pos.line)
         else:
             self.player_block(st.body, i + 1, sub, st.pos.line)
@@ -148,7 +150,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
     def s_PlayerWith(self, st: ast.PlayerWith, i: int, s: str) -> None:
         sub, key = self.fresh("S"), self.fresh("K")
         self.emit(i, f"def {key}({sub}):", st.pos.line)
-        self.emit(i + 1, f"return {self.expr(st.expr, sub)}", st.expr.pos.line)
+        self.emit(i + 1, f"return {self.expr(st.expr, sub)}", st.pos.line)
         self.emit(i, f"for {sub} in rt.players_with(f, {st.which!r}, {key}):", st.pos.line)
         self.player_block(st.body, i + 1, sub, st.pos.line)
 
@@ -161,7 +163,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         if st.where is not None:
             where = self.fresh("W")
             self.emit(i, f"def {where}({sub}):", st.pos.line)
-            self.emit(i + 1, f"return {self.expr(st.where, sub)}", st.where.pos.line)
+            self.emit(i + 1, f"return {self.expr(st.where, sub)}", st.pos.line)
         self.emit(i, f"{sub} = rt.choose_player(f, {s}, {st.other!r}, {where})", st.pos.line)
         self.emit(i, f"if {sub} is not None:", st.pos.line)
         self.player_block(st.body, i + 1, sub, st.pos.line)

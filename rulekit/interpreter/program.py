@@ -8,15 +8,10 @@ from dataclasses import dataclass, field
 from rulekit import registry
 from rulekit.core.errors import EffectError
 from rulekit.interpreter import codegen, reference
+from rulekit.interpreter.runtime import RUNTIME_ERRORS, arithmetic_error
 from rulekit.language import ast
 from rulekit.language.checker import Checked
 
-# Python errors an effect's arithmetic can raise, in the words a designer reads.
-RUNTIME_ERRORS: dict[type[BaseException], str] = {
-    ZeroDivisionError: "division by zero",
-    OverflowError: "a number too large",
-    RecursionError: "effects nested too deeply",
-}
 EVALUATORS = ("compiled", "reference")
 
 
@@ -63,10 +58,12 @@ def compile_card(card, evaluator: str) -> CompiledCard:
         out.condition = fns.get("c")
         out.later = {k: v for k, v in fns.items() if k.startswith("after_")}
     else:
-        hfn = [reference.handler(h.body, card) for h in handlers]
-        mfn = [reference.expression(m.expr, card) for m in modifiers]
-        out.condition = reference.expression(checked.condition) if checked and checked.condition else None
-        out.later = {codegen.after_name(a): reference.later(a.body, card) for a in afters(handlers)}
+        hfn = [reference.handler(h.body, card, h.pos.line) for h in handlers]
+        mfn = [reference.expression(m.expr, card, m.pos.line) for m in modifiers]
+        condition = checked.condition if checked is not None else None
+        out.condition = reference.expression(condition, None, condition.pos.line or card.line) \
+            if condition is not None else None
+        out.later = {codegen.after_name(a): reference.later(a.body, card, a.pos.line) for a in afters(handlers)}
     for n, (h, fn) in enumerate(zip(handlers, hfn)):
         if h.form == "on":
             out.on[handler_key(h)] = fn
@@ -96,12 +93,7 @@ def afters(stmts_or_handlers) -> list[ast.After]:
         for s in stack.pop():
             if isinstance(s, ast.After):
                 found.append(s)
-            if isinstance(s, ast.If):
-                stack.extend(body for _, body in s.branches)
-                if s.orelse:
-                    stack.append(s.orelse)
-            elif hasattr(s, "body"):
-                stack.append(s.body)
+            stack.extend(ast.bodies(s))
     return found
 
 
@@ -116,7 +108,7 @@ class Program:
         # What the core must listen for at all: it skips the work when no card of the content does.
         self.react_moments = frozenset(w for c in self.cards.values() for w in c.react if w in registry.REACT_MOMENTS)
         self.hears_cure = any("cure" in c.triggers or "cure" in c.react for c in self.cards.values())
-        self.hears_event = any("event" in c.triggers for c in self.cards.values())
+        self.hears_event = any("event" in c.triggers or "event" in c.react for c in self.cards.values())
         self.hears_play = any("play" in c.triggers or "play" in c.react for c in self.cards.values())
         chosen = combos if combos is not None else content.of_kind("combo")
         self.combos = tuple(sorted(chosen, key=lambda c: c.id))
@@ -137,7 +129,7 @@ class Program:
     def unlock_holds(self, g, name: str, seat: int) -> bool:
         fn, where, line = self.unlock[name]
         try:
-            return bool(fn(g.rt, seat, None))
+            return bool(g.bounded(fn, g.rt, seat, None))
         except (EffectError, ArithmeticError, RecursionError) as err:
             reason = err.reason if isinstance(err, EffectError) else RUNTIME_ERRORS.get(type(err), str(err))
             st = g.state
@@ -147,8 +139,7 @@ class Program:
     def located(self, err: BaseException, card, st) -> EffectError:
         """The EffectError to raise for `err` inside `card`: with the card, its line, the round and the seed."""
         if not isinstance(err, EffectError):
-            err = EffectError(RUNTIME_ERRORS.get(type(err), "a number too large"), None, 0) \
-                .with_traceback(err.__traceback__)
+            err = arithmetic_error(err).with_traceback(err.__traceback__)
         if err.card is None and err.where is None:
             err.card = card
             if not err.line:

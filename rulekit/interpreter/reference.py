@@ -5,14 +5,23 @@ from __future__ import annotations
 from rulekit import registry
 from rulekit.core.errors import EffectError
 from rulekit.interpreter.codegen import after_name
-from rulekit.interpreter.runtime import num
+from rulekit.interpreter.runtime import arithmetic_error, num
 from rulekit.language import ast
 from rulekit.language.visitor import Visitor
 
 _CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
         "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
-_ARITH = {ZeroDivisionError: "division by zero", OverflowError: "a number too large",
-          RecursionError: "effects nested too deeply"}
+FAILURES = (EffectError, ArithmeticError, RecursionError)
+
+
+def _at_line(err: BaseException, line: int) -> EffectError:
+    """The error as the failure of the statement at this line, unless a statement inside it (or another
+    card, set off by it) is named already: the line the compiled evaluator names too."""
+    if isinstance(err, EffectError):
+        if not err.line and err.card is None:
+            err.line = line
+        return err
+    return arithmetic_error(err, line)
 
 
 class Walk(Visitor, walks=("statements", "expressions")):
@@ -36,16 +45,12 @@ class Walk(Visitor, walks=("statements", "expressions")):
         self.subjects.pop()
 
     def block(self, stmts, s) -> None:
-        self.rt.tick(len(stmts))
+        self.rt.tick(len(stmts))            # charged to the statement holding the block (its try, outside)
         for st in stmts:
             try:
                 self.stmt(st, s)
-            except (EffectError, ArithmeticError, RecursionError) as err:
-                if isinstance(err, EffectError):
-                    if not err.line and err.card is None:
-                        err.line = st.pos.line
-                    raise
-                raise EffectError(_ARITH.get(type(err), "a number too large"), None, st.pos.line) from None
+            except FAILURES as err:
+                raise _at_line(err, st.pos.line) from None
 
     # ---- statements --------------------------------------------------------------------------------
     def s_TrackChange(self, st: ast.TrackChange, s) -> None:
@@ -62,8 +67,12 @@ class Walk(Visitor, walks=("statements", "expressions")):
         self.env[st.name] = self.expr(st.expr, s)
 
     def s_If(self, st: ast.If, s) -> None:
-        for cond, body in st.branches:
-            if self.expr(cond, s):
+        for k, (cond, body) in enumerate(st.branches):
+            try:
+                holds = self.expr(cond, s)
+            except FAILURES as err:
+                raise _at_line(err, cond.pos.line if k else st.pos.line) from None    # an `elif` has its own line
+            if holds:
                 self.block(body, s)
                 return
         if st.orelse is not None:
@@ -248,33 +257,45 @@ def _counters(card) -> frozenset[str]:
     return frozenset(name for name, _ in getattr(card, "counters", ()))
 
 
-def handler(body, card):
-    """A handler as a function of (rt, f), like a generated one."""
+def handler(body, card, line: int):
+    """A handler as a function of (rt, f), like a generated one; `line` is the handler's own (`on play:`)."""
     names = _counters(card)
 
     def run(rt, f):
-        Walk(rt, f, f.entry, f.owner, names).players(body, f.owner)
+        try:
+            Walk(rt, f, f.entry, f.owner, names).players(body, f.owner)
+        except EffectError as err:
+            raise _at_line(err, line) from None
 
     return run
 
 
-def later(body, card):
-    """An `after` block as a function of (rt, f, values), like a generated one."""
+def later(body, card, line: int):
+    """An `after` block as a function of (rt, f, values), like a generated one; `line` is the `after` line."""
     names = _counters(card)
 
     def run(rt, f, values):
         walk = Walk(rt, f, f.entry, f.owner, names)
         walk.env.update((k, v) for k, v in values.items() if k != "S")
-        walk.players(body, values["S"])
+        try:
+            walk.players(body, values["S"])
+        except EffectError as err:
+            raise _at_line(err, line) from None
 
     return run
 
 
-def expression(expr, card=None):
-    """A modifier's amount or a condition as a function of (rt, seat, entry), like a generated one."""
+def expression(expr, card=None, line: int = 0):
+    """A modifier's amount or a condition as a function of (rt, seat, entry), like a generated one; `line`
+    is the line a failure names (0: the caller names it)."""
     names = _counters(card)
 
     def run(rt, seat, entry):
-        return Walk(rt, None, entry, seat, names).expr(expr, seat)
+        try:
+            return Walk(rt, None, entry, seat, names).expr(expr, seat)
+        except FAILURES as err:
+            if not line:
+                raise
+            raise _at_line(err, line) from None
 
     return run

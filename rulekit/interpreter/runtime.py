@@ -19,6 +19,18 @@ KIND_CODES = {k: tuple(B.STATE_BY_NAME[s] for s in states) for k, states in regi
 # The cell states each board verb can act on (`VERB it` checks the cell still qualifies).
 VERB_FROM = {name: tuple(sorted({c for k in v.kinds for c in KIND_CODES[k]})) for name, v in registry.VERBS.items()}
 MAX_NUMBER = registry.MAX_NUMBER
+# Python errors an effect's arithmetic can raise, in the words a designer reads (both evaluators).
+RUNTIME_ERRORS: dict[type[BaseException], str] = {
+    ZeroDivisionError: "division by zero: the number after `//` came to 0 here (divide by `max(1, …)` when it "
+                       "can be 0)",
+    OverflowError: "a number too large",
+    RecursionError: "effects nested too deeply",
+}
+
+
+def arithmetic_error(err: BaseException, line: int = 0) -> EffectError:
+    """The EffectError a designer reads for a Python error of an effect's arithmetic."""
+    return EffectError(RUNTIME_ERRORS.get(type(err), "a number too large"), None, line)
 
 # The Runtime methods generated code may call, as `rt.NAME` (as Jinja's runtime `exported`); besides
 # these it sees only `num` and min, max, abs, sum, len.
@@ -113,7 +125,7 @@ class Runtime:
 
     def players_with(self, f, which: str, key) -> list[int]:
         """Every player still in whose value of `key` is the highest (lowest, most, fewest)."""
-        seats = self.players(f)
+        seats = self._visited(f)
         if not seats:
             return []
         values = [(s, key(s)) for s in seats]
@@ -307,25 +319,34 @@ class Runtime:
     def choose_player(self, f, s, other: bool, where) -> int | None:
         """`choose [other] player [where COND]:` — the subject picks one (None when no one qualifies)."""
         self._seat(s)
-        seats = tuple(x for x in self.players(f) if not (other and x == s) and (where is None or where(x)))
+        seats = tuple(x for x in self._visited(f) if not (other and x == s) and (where is None or where(x)))
         if not seats:
             return None
         return self.g.effect_ask(s, Ask.PLAYER, seats, card=f.card, text="choose a player")
 
+    # An aggregate reads its expression for every player (or card) it visits: one step each, so
+    # aggregates inside aggregates meet the effect's step budget as loops inside loops do.
+    def _visited(self, f) -> tuple[int, ...]:
+        seats = self.players(f)
+        self.tick(len(seats))
+        return seats
+
     def highest(self, f, key) -> int:
-        values = [key(s) for s in self.players(f)]
+        values = [key(s) for s in self._visited(f)]
         return max(values) if values else 0
 
     def lowest(self, f, key) -> int:
-        values = [key(s) for s in self.players(f)]
+        values = [key(s) for s in self._visited(f)]
         return min(values) if values else 0
 
     def count_players(self, f, s, other: bool, where) -> int:
-        return sum(1 for x in self.players(f) if not (other and x == s) and (where is None or where(x)))
+        return sum(1 for x in self._visited(f) if not (other and x == s) and (where is None or where(x)))
 
     def played_cards(self, s) -> list:
         """The subject's played cards for `count(played …)`: in the tableau and not switched off."""
-        return [e.card for e in self._seat(s).tableau if e.on]
+        cards = [e.card for e in self._seat(s).tableau if e.on]
+        self.tick(len(cards))
+        return cards
 
     # ---- numbers kept on a card ------------------------------------------------------------------------------
     def _counters(self, entry, owner) -> dict:
@@ -345,7 +366,8 @@ class Runtime:
     def after(self, f, s, n: int, block: str, values: dict) -> None:
         """`after N rounds:` — keep the block (and the numbers it reads) for the start of round now + N."""
         if n < 1:
-            raise EffectError(f"after {n} rounds: the block needs 1 round or more")
+            raise EffectError(f"after {n} rounds: the number of rounds came to {n} here, and `after` needs 1 or "
+                              "more (write `after max(1, …) rounds:` when it can be less)")
         st = self.st
         st.scheduled.append((st.round + n, f.card.id, block, f.owner, {**values, "S": s}))
 

@@ -277,6 +277,14 @@ Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May
         | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me)
 
 
+def bodies(s: Stmt) -> tuple[tuple[Stmt, ...], ...]:
+    """The blocks a statement holds: an `if`'s branches and `else`, or the one block of a block statement."""
+    if isinstance(s, If):
+        return tuple(body for _, body in s.branches) + ((s.orelse,) if s.orelse is not None else ())
+    body = getattr(s, "body", None)
+    return (body,) if body is not None else ()
+
+
 # ---- handlers and declarations -----------------------------------------------
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rulekit import registry
 from rulekit.language import ast
@@ -166,6 +166,7 @@ _NAME_RANGES: dict[str, Range] = {
     **{name: (0, None) for name in registry.COUNTS},
     "hand": (0, None), "round": (1, None), "players": (1, 4), "uses": (0, None),
 }
+MOST_PLAYERS = _NAME_RANGES["players"][1]      # what an aggregate over the players may visit
 # No amount in the game is larger than this: the largest bound of any track (money's ceiling).
 LARGEST_AMOUNT = max(abs(b) for t in registry.SETTABLE.values() for b in (t.lo, t.hi) if b is not None)
 
@@ -264,6 +265,12 @@ def _bound(pick, a: int | None, b: int | None, unbounded: bool) -> int | None:
     return pick(x for x in (a, b) if x is not None)
 
 
+def _hull(ranges: Sequence[Range]) -> Range:
+    """The smallest range holding all of these (a value after one of several paths)."""
+    los, his = [r[0] for r in ranges], [r[1] for r in ranges]
+    return (None if None in los else min(los)), (None if None in his else max(his))
+
+
 def can_be_zero(r: Range) -> bool:
     lo, hi = r
     return (lo is None or lo <= 0) and (hi is None or hi >= 0)
@@ -301,6 +308,21 @@ class _Binding:
     type: str | None
     pos: ast.Pos
     range: Range = _ANY
+
+
+# Blocks that run once or not at all: a name they change holds either value after them. A name
+# changed in a loop (`repeat`, `each player`, `player with`) is unknown from the loop's first run on.
+_MAYBE = (ast.May, ast.MayPay, ast.MayDiscard, ast.ChoosePlayer)
+
+
+def _changed(stmts: Sequence[ast.Stmt], out: set[str]) -> set[str]:
+    """Every name a `NAME += …`, `-=` or `=` inside these statements (nested blocks too) changes."""
+    for st in stmts:
+        if isinstance(st, ast.TrackChange):
+            out.add(st.track)
+        for body in ast.bodies(st):
+            _changed(body, out)
+    return out
 
 
 @dataclass(frozen=True)
@@ -436,14 +458,21 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         if self.steps <= limit:
             return
         pos, steps = self.too_long or (head, self.steps)
-        self.report("RK234", pos, f"this runs {_big(steps)} steps or more (statements, and one step per card drawn); "
-                                  f"one effect may run at most {limit:,}, so the game stops with an error here",
-                    hint="use smaller counts, or fewer loops inside one another")
+        self.report("RK234", pos, f"this runs {_big(steps)} steps or more (statements, one step per card drawn, "
+                                  "and one per player a count(…), highest(…) or lowest(…) reads); one effect may "
+                                  f"run at most {limit:,}, so the game stops with an error here",
+                    hint="use smaller counts, or fewer loops (or counts) inside one another")
 
     def counted(self, pos: ast.Pos, before: int) -> None:
         """Note a statement whose own steps pass the limit; the outermost one is reported."""
         if self.steps - before > registry.LIMITS["effect_steps"].value:
             self.too_long = (pos, self.steps - before)
+
+    def per_player(self, pos: ast.Pos, before: int, visits: int = MOST_PLAYERS) -> None:
+        """What was checked since `before` is read once for each player (or card) visited: a step for
+        each visit, and its own steps each time — count(…) inside count(…) multiplies like loops do."""
+        self.steps = before + visits * (1 + self.steps - before)
+        self.counted(pos, before)
 
     def on_handler(self, h: ast.Handler, head: ast.Pos) -> None:
         if h.event in registry.ON_HANDLERS:
@@ -533,7 +562,9 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
                 hint = f"'{d.quantity}' is a track: change it with `{d.quantity} += …` inside a handler"
             self.report("RK204", d.quantity_pos, msg, hint=hint)
         self.scopes = [{}]
+        self.steps, self.too_long = 0, None
         self.number(d.expr, "the amount of `modify`")
+        self.effect_steps(d.pos)
         self.scopes = []
 
     # -- statements ----------------------------------------------------------------
@@ -544,8 +575,47 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         self.scopes.pop()
 
     def stmt(self, s: ast.Stmt) -> None:
+        """A statement; the values of names it changes in its blocks follow the paths it can take."""
         self.steps += 1
-        super().stmt(s)
+        changed = self.changed_names(ast.bodies(s))
+        if not changed or isinstance(s, (ast.If, ast.Me)):
+            super().stmt(s)             # an `if` joins its branches itself; `me:` runs its block once
+            return
+        before = self.values_of(changed)
+        if isinstance(s, ast.After):
+            super().stmt(s)             # the block runs rounds later, on copies of the values of now
+            self.set_values(before)
+        elif isinstance(s, _MAYBE):
+            super().stmt(s)
+            after = self.values_of(changed)
+            self.set_values({n: _hull((before[n], after[n])) for n in changed})
+        else:                           # a loop (or any other block): it may run again and again
+            self.set_values(dict.fromkeys(changed, _ANY))
+            super().stmt(s)
+            self.set_values(dict.fromkeys(changed, _ANY))
+
+    # -- what names hold ---------------------------------------------------------------
+    def changed_names(self, bodies: Sequence[Sequence[ast.Stmt]]) -> list[str]:
+        """The names in reach that these blocks change, in a fixed order."""
+        found: set[str] = set()
+        for body in bodies:
+            _changed(body, found)
+        return sorted(n for n in found if self.binding_scope(n) is not None)
+
+    def binding_scope(self, name: str) -> dict[str, _Binding] | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope
+        return None
+
+    def values_of(self, names: Sequence[str]) -> dict[str, Range]:
+        return {n: scope[n].range for n in names if (scope := self.binding_scope(n)) is not None}
+
+    def set_values(self, values: Mapping[str, Range]) -> None:
+        for name, r in values.items():
+            scope = self.binding_scope(name)
+            if scope is not None:
+                scope[name] = replace(scope[name], range=r)
 
     def needs_subject(self, s: ast.Node, what: str) -> None:
         if not self.subject:
@@ -559,6 +629,8 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             if binding.type not in (NUM, None):
                 self.report("RK227", s.track_pos, f"'{s.track}' holds {self.describe(binding.type)}, not a number")
             self.number(s.expr, f"the value of `{s.track} {s.op}`")
+            new = s.expr if s.op == "=" else ast.BinOp(s.pos, s.op[0], ast.Name(s.track_pos, s.track), s.expr)
+            self.set_values({s.track: self.range(new) if binding.type == NUM else _ANY})
             return
         if s.track in self.counters and s.track not in registry.SETTABLE:
             self.meaning[s] = "counter"
@@ -613,17 +685,27 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         self.define(s.name, "let", t, s.name_pos, self.range(s.expr) if t == NUM else _ANY)
 
     def s_If(self, s: ast.If) -> None:
-        before, longest = self.steps, 0
+        before, longest, conditions = self.steps, 0, 0
+        changed = self.changed_names(ast.bodies(s))
+        start = self.values_of(changed)
+        ends = [] if s.orelse is not None else [start]      # without `else`, no branch may run
         for cond, body in s.branches:
+            mark = self.steps
             self.truth(cond, "`if`")
+            conditions += self.steps - mark
             self.steps = before
+            self.set_values(start)
             self.block(body)
+            ends.append(self.values_of(changed))
             longest = max(longest, self.steps - before)
         if s.orelse is not None:
             self.steps = before
+            self.set_values(start)
             self.block(s.orelse)
+            ends.append(self.values_of(changed))
             longest = max(longest, self.steps - before)
-        self.steps = before + longest       # one branch runs
+        self.steps = before + conditions + longest      # the conditions, and one branch
+        self.set_values({n: _hull([end[n] for end in ends]) for n in changed})
 
     def s_EachPlayer(self, s: ast.EachPlayer) -> None:
         if s.other and not self.subject:
@@ -651,8 +733,10 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
     def s_ChoosePlayer(self, s: ast.ChoosePlayer) -> None:
         self.needs_subject(s, "`choose player`")
         outer, self.subject = self.subject, True
+        mark = self.steps
         if s.where is not None:
             self.truth(s.where, "`where`")
+        self.per_player(s.pos, mark)
         self.player_block(s.body)
         self.subject = outer
 
@@ -712,7 +796,9 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             self.report("RK207", s.which_pos, f"unknown word '{s.which}' after `player with`{extra}",
                         hint="write `player with highest …`, `lowest`, `most` or `fewest`")
         outer, self.subject = self.subject, True
+        mark = self.steps
         self.number(s.expr, f"`player with {s.which}`")
+        self.per_player(s.pos, mark)
         self.player_block(s.body)
         self.subject = outer
 
@@ -990,16 +1076,18 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         if e.what in ("other player", "played") and not self.subject:
             self.report("RK212", e.pos, f"count({e.what} …) is about a player, but an event has no player here",
                         hint="use it inside `each player:` or `player with …:`")
-        if e.where is None:
-            return NUM
-        if e.what == "played":
+        mark = self.steps
+        if e.where is not None and e.what == "played":
             outer, self.card_values = self.card_values, True
             self.truth(e.where, "`where`")
             self.card_values = outer
-        else:
+        elif e.where is not None:
             outer, self.subject = self.subject, True
             self.truth(e.where, "`where`")
             self.subject = outer
+        # The players visited; the played cards are not known from the text: taken as one pass, as a
+        # `repeat` whose count the text does not fix.
+        self.per_player(e.pos, mark, 1 if e.what == "played" else MOST_PLAYERS)
         return NUM
 
     def e_BinOp(self, e: ast.BinOp) -> str:
@@ -1091,8 +1179,10 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
         if e.func in registry.AGGREGATES:
             self.arg_count(e, 1, f"{e.func}(score)")
             outer, self.subject = self.subject, True      # read for every player still in
+            mark = self.steps
             for a in e.args:
                 self.number(a, f"{e.func}()")
+            self.per_player(e.pos, mark)
             self.subject = outer
             return NUM
         if e.func in registry.FUNCTIONS:
@@ -1201,6 +1291,7 @@ def check_expression(expr: ast.Expr, file: str, card_ref_exists: RefExists | Non
     checker = _Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable)
     checker.scopes = [{}]
     checker.truth(expr, where)
+    checker.effect_steps(expr.pos)
     found = sorted(checker.diags, key=Diagnostic.sort_key)
     ok = not any(d.severity == "error" for d in found)
     return (checked(checker, None, expr) if ok else None), found

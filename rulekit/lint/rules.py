@@ -1252,7 +1252,9 @@ RULES: dict[str, Rule] = _rules(
     _rule(
         "RK223", "empty-choice",
         """
-        Finds `choose NAME from A to B` with A larger than B.
+        Finds `choose NAME from A to B` with A larger than B, and `after N rounds:` with N
+        below 1 — also through names whose values the text fixes (`let k = 0`, then
+        `k += 1`, then `after k rounds:` is fine).
         """,
         """
         The player would have no number to pick, and the game stops with an error at that
@@ -1467,7 +1469,9 @@ RULES: dict[str, Rule] = _rules(
     _rule(
         "RK232", "division-by-zero",
         """
-        Finds `// 0`.
+        Finds `// 0`, also through a name the text makes 0 line after line (`let k = 5`,
+        then `k -= 5`, then `6 // k`). A name changed inside an `if`, `may` or a loop may
+        hold other values after it: dividing by it is RK236, a warning.
         """,
         """
         Dividing by zero has no result; the game would stop at that card.
@@ -1516,7 +1520,10 @@ RULES: dict[str, Rule] = _rules(
         """
         Counts the steps a handler takes where the text shows them: each statement once, a
         `repeat N` block N times (blocks inside one another multiply), one step for each
-        card of `draw N`. Warns when they pass 10,000, the most one effect may run.
+        card of `draw N`, and for `count(player …)`, `highest(…)`, `lowest(…)` and
+        `player with` one step per player (4 at most) each time they are read, their own
+        steps included (counts inside counts multiply too). Warns when they pass 10,000,
+        the most one effect may run.
         """,
         """
         The game stops with an error, naming the card, when one effect runs longer; a

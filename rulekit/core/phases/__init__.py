@@ -120,6 +120,7 @@ def _end(g, cur: Cursor) -> None:
 
 def _round_end(g, cur: Cursor) -> None:
     st = g.state
+    st.round_ended = st.round
     g.run_phase_handlers("round", "end")
     st.score_history.append(tuple(p.score for p in st.seats))
     if g.log is not None:

@@ -59,10 +59,17 @@ def check_events_exhausted(g) -> bool:
 
 
 def final_scoring(g) -> None:
-    """Each policy in a tableau adds its `score`; a negative v scores min(0, v − final_penalty). Once."""
+    """Each policy in a tableau adds its `score`; a negative v scores min(0, v − final_penalty). Once.
+
+    The round in which the game ends always ends first: when a phase (or a step) of it ended the
+    game, its `on round end` runs now, once, before `on game end` (docs/rules.md 5).
+    """
     st = g.state
     if st.phase == "final":
         return
+    if st.round_ended != st.round:
+        st.round_ended = st.round
+        g.run_phase_handlers("round", "end")
     st.phase = "final"
     g.run_phase_handlers("game", "end")
     if len(st.score_history) < st.round:
