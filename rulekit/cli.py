@@ -26,7 +26,8 @@ for command in (lint, rule, test_command, playtest):
 
 @main.command()
 @click.option("--seed", type=SEED, default=1, show_default=True,
-              help="对局种子（0 或更大）：同一种子，同一局 / The game's seed, 0 or more: same seed, same game.")
+              help=f"对局种子（0 到 {SEED.top:,}）：同一种子，同一局 / The game's seed, 0 to {SEED.top:,}: same seed, "
+                   "same game.")
 @click.option("--players", type=click.IntRange(2, 4), default=None,
               help="人数 2、3 或 4（默认见 rules.yaml） / 2, 3 or 4 players (default: rules.yaml).")
 @click.option("--agents", default="greedy", show_default=True,

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from rulekit import registry
 from rulekit.agents import seat_agents
 from rulekit.content.model import Content
 from rulekit.language.diagnostics import ContentError, concise
@@ -51,23 +52,27 @@ def tolerate_console_encoding() -> None:
 
 
 class Seed(click.ParamType):
-    """A game's or a batch's seed: a whole number, 0 or more.
+    """A game's or a batch's seed: a whole number from 0 to registry.LIMITS["seed"].
 
     Negative seeds are refused rather than folded onto positive ones: `--seed -5` and `--seed 5` would
-    otherwise be different games, or the same game, depending on who reads the number.
+    otherwise be different games, or the same game, depending on who reads the number. The ceiling keeps
+    every seed storable and typeable (a batch's own game seeds are all below it).
     """
 
     name = "seed"
+    top = registry.LIMITS["seed"].value
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return value
-        try:
-            number = int(str(value).strip())
-        except ValueError:
-            number = None
-        if number is None or number < 0:
-            self.fail(f"种子须为 0 或更大的整数 / a seed is a whole number, 0 or more (got {value!r})", param, ctx)
+        number = value
+        if type(number) is not int:
+            try:
+                number = int(str(value).strip())
+            except ValueError:      # not a whole number, or more digits than Python reads
+                number = None
+        if number is None or not 0 <= number <= self.top:
+            shown = repr(value)
+            self.fail(f"种子须为 0 到 {self.top:,} 之间的整数 / a seed is a whole number from 0 to {self.top:,}"
+                      f" (got {shown if len(shown) <= 40 else shown[:40] + '…'})", param, ctx)
         return number
 
 

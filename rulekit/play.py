@@ -135,8 +135,9 @@ ANSWER = Shape("the answer, of the form its question `q` takes",
                lambda rec: f"an answer to the question '{rec['q']}': {ANSWERS[rec['q']].words}")
 
 # `random.Random(-5)` deals what `random.Random(5)` deals, so a negative seed would pass for its positive.
-SEED = _plain("a whole-number seed, 0 or more (a negative seed would deal the same board as its positive)",
-              lambda v: _whole(v) and v >= 0)
+SEED = _plain(f"a whole-number seed, 0 or more and at most {registry.LIMITS['seed'].value:,} (a negative seed "
+              "would deal the same board as its positive)",
+              lambda v: _whole(v) and 0 <= v <= registry.LIMITS["seed"].value)
 # What decides the game comes first, so a message names the most important problem.
 HEADER: dict[str, Shape] = {
     "e": one_of("header"),

@@ -33,8 +33,8 @@ DEFAULT_CONTENT = "content"
 @click.option("--games", default=200, show_default=True, type=click.IntRange(min=1),
               help="本批对局数 / Games in the batch.")
 @click.option("--seed", default=1, show_default=True, type=SEED,
-              help="批次种子（0 或更大），每局的种子由它和局号决定 / "
-                   "The batch seed, 0 or more; each game's seed derives from it and the game's index.")
+              help=f"批次种子（0 到 {SEED.top:,}），每局的种子由它和局号决定 / "
+                   f"The batch seed, 0 to {SEED.top:,}; each game's seed derives from it and the game's index.")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="并行的工作进程数 / Worker processes playing at the same time.")
 @click.option("--agents", default="greedy", show_default=True,
