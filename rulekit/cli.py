@@ -26,7 +26,7 @@ for command in (lint, rule, test_command, playtest):
 
 @main.command()
 @click.option("--seed", type=SEED, default=1, show_default=True,
-              help=f"对局种子（0 到 {SEED.top:,}）：同一种子，同一局 / The game's seed, 0 to {SEED.top:,}: same seed, "
+              help=f"对局种子（0 到 {SEED.hi:,}）：同一种子，同一局 / The game's seed, 0 to {SEED.hi:,}: same seed, "
                    "same game.")
 @click.option("--players", type=click.IntRange(2, 4), default=None,
               help="人数 2、3 或 4（默认见 rules.yaml） / 2, 3 or 4 players (default: rules.yaml).")

@@ -51,16 +51,11 @@ def tolerate_console_encoding() -> None:
             reconfigure(errors="replace")
 
 
-class Seed(click.ParamType):
-    """A game's or a batch's seed: a whole number from 0 to registry.LIMITS["seed"].
+class WholeNumber(click.ParamType):
+    """A whole number from `lo` to `hi`, refused in both languages with its range (click's words are English only)."""
 
-    Negative seeds are refused rather than folded onto positive ones: `--seed -5` and `--seed 5` would
-    otherwise be different games, or the same game, depending on who reads the number. The ceiling keeps
-    every seed storable and typeable (a batch's own game seeds are all below it).
-    """
-
-    name = "seed"
-    top = registry.LIMITS["seed"].value
+    def __init__(self, name: str, lo: int, hi: int, zh: str, en: str, advice: str = ""):
+        self.name, self.lo, self.hi, self.zh, self.en, self.advice = name, lo, hi, zh, en, advice
 
     def convert(self, value, param, ctx):
         number = value
@@ -69,14 +64,18 @@ class Seed(click.ParamType):
                 number = int(str(value).strip())
             except ValueError:      # not a whole number, or more digits than Python reads
                 number = None
-        if number is None or not 0 <= number <= self.top:
+        if number is None or not self.lo <= number <= self.hi:
             shown = repr(value)
-            self.fail(f"种子须为 0 到 {self.top:,} 之间的整数 / a seed is a whole number from 0 to {self.top:,}"
-                      f" (got {shown if len(shown) <= 40 else shown[:40] + '…'})", param, ctx)
+            self.fail(f"{self.zh} / {self.en} (got {shown if len(shown) <= 40 else shown[:40] + '…'}){self.advice}",
+                      param, ctx)
         return number
 
 
-SEED = Seed()
+# A game's or a batch's seed. Negative seeds are refused rather than folded onto positive ones: `--seed -5`
+# and `--seed 5` would otherwise be different games, or the same game, depending on who reads the number.
+# The ceiling keeps every seed storable and typeable (a batch's own game seeds are all below it).
+_TOP = registry.LIMITS["seed"].value
+SEED = WholeNumber("seed", 0, _TOP, f"种子须为 0 到 {_TOP:,} 之间的整数", f"a seed is a whole number from 0 to {_TOP:,}")
 
 
 def load_or_exit(content_dir, include_tbd: bool = False, only_designed: bool = False) -> Content:

@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from itertools import islice
 from dataclasses import asdict, dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -73,24 +74,51 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}:{index}".encode()).digest()[:6], "big")
 
 
-def open_batch(batch: Batch, out: Path, *, resume: bool) -> tuple[Store, list[int]]:
-    """Open DIR/games.sqlite for this batch; the indexes still to play. Refuses mixing batches."""
+def open_batch(batch: Batch, out: Path, *, resume: bool) -> tuple[Store, Missing]:
+    """Open DIR/games.sqlite for this batch; the games still to play. Refuses mixing batches.
+
+    A batch with no game stored yet (a run that stopped before its first game ended) holds nothing that
+    could mix, so it is taken over whatever its parameters, with or without --resume.
+    """
     params = batch.params(fingerprint(batch.content))
     store = Store(out)
     try:
         stored = store.batch()
-        if stored is not None or store.count():
+        held = store.count()
+        if held:
             if not resume:
-                raise BatchError(f"{out} already holds a batch ({store.count()} games); add --resume to complete or"
+                raise BatchError(f"{out} already holds a batch ({held} games); add --resume to complete or"
                                  f" extend it, or choose another --out / 该目录已有一批对局：加 --resume 继续，或换一个 --out")
             if stored is not None and stored["params"] != params:
                 raise BatchError(_mismatch(stored["params"], params, out))
-        store.set_batch(params, batch.games)
-        done = store.done()
+        store.set_batch(params, batch.games, replace=not held)
+        missing = Missing.of(batch.games, store.done())
     except BaseException:
         store.close()
         raise
-    return store, [i for i in range(batch.games) if i not in done]
+    return store, missing
+
+
+class Missing:
+    """The indexes of a batch's games not yet stored, in order: one byte per game, never a list of them."""
+
+    def __init__(self, stored: bytearray):
+        self.stored = stored
+        self.count = stored.count(0)
+
+    @classmethod
+    def of(cls, games: int, done: Iterable[int]) -> Missing:
+        stored = bytearray(games)
+        for i in done:
+            if 0 <= i < games:
+                stored[i] = 1
+        return cls(stored)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[int]:
+        return (i for i, held in enumerate(self.stored) if not held)
 
 
 def _mismatch(old: dict, new: dict, out: Path) -> str:
@@ -119,10 +147,12 @@ def play_chunk(content, agents: tuple[str, ...], players: int, chunk) -> list[tu
     return [(i, play_one(content, seed, agents, players)) for i, seed in chunk]
 
 
-def chunks(todo: list[tuple[int, int]], jobs: int) -> list[list[tuple[int, int]]]:
+def chunks(todo: Iterable[tuple[int, int]], total: int, jobs: int) -> Iterator[list[tuple[int, int]]]:
     """dask's units of work: a task costs the scheduler about a millisecond, so games go in small chunks."""
-    size = max(1, min(25, math.ceil(len(todo) / (jobs * 4))))
-    return [todo[k:k + size] for k in range(0, len(todo), size)]
+    size = max(1, min(25, math.ceil(total / (jobs * 4))))
+    games = iter(todo)
+    while chunk := list(islice(games, size)):
+        yield chunk
 
 
 def start_method() -> str:
@@ -235,8 +265,12 @@ def local_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: in
 
 
 @contextmanager
-def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: int, scheduler: str | None):
-    """The games of `todo` as their chunks end, on the dask cluster at `scheduler` or on a local one."""
+def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], total: int, jobs: int, scheduler: str | None):
+    """The games of `todo` (`total` of them) as their chunks end, on the dask cluster at `scheduler` or a local one.
+
+    A few chunks per worker are in flight at a time, each next one sent as one ends: a batch of a million
+    games never has a million games' worth of tasks waiting on the scheduler.
+    """
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -251,15 +285,30 @@ def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: int
     else:
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
-    futures = []
+    flying: set = set()
     try:
         shared = client.scatter(content, broadcast=True)
         n = len(client.scheduler_info().get("workers", {})) or jobs
-        futures = [client.submit(play_chunk, shared, batch.agents, batch.players, c, pure=False)
-                   for c in chunks(list(todo), n)]
-        yield (game for future in as_completed(futures) for game in future.result())
+        work = chunks(todo, total, n)
+
+        def send(chunk):
+            future = client.submit(play_chunk, shared, batch.agents, batch.players, chunk, pure=False)
+            flying.add(future)
+            return future
+
+        done = as_completed([send(c) for c in islice(work, n * 4)])
+
+        def games():
+            for future in done:
+                flying.discard(future)
+                chunk = next(work, None)
+                if chunk is not None:
+                    done.add(send(chunk))
+                yield from future.result()
+
+        yield games()
     finally:
-        client.cancel(futures)
+        client.cancel(list(flying))
         client.close()
         if cluster is not None:
             cluster.close()
@@ -277,7 +326,7 @@ def run(content, batch: Batch, out: Path, *, jobs: int = 1, backend: str = "loca
     try:
         start = time.perf_counter()
         todo = ((i, game_seed(batch.seed, i)) for i in missing)
-        games = (dask_games(content, batch, todo, jobs, scheduler) if backend == "dask"
+        games = (dask_games(content, batch, todo, len(missing), jobs, scheduler) if backend == "dask"
                  else local_games(content, batch, todo, max(1, min(jobs, len(missing)))))
         played = errors = 0
         stopped = None

@@ -164,18 +164,24 @@ class Store:
             raise StoreError(self._changed("the batch parameters"))
         return {"params": params, "games": row[1]}
 
-    def set_batch(self, params: dict, games: int) -> None:
+    def set_batch(self, params: dict, games: int, *, replace: bool = False) -> None:
+        """Record the batch, or raise its games count; `replace` puts new parameters in place of the old ones."""
+        keep = "games = max(games, excluded.games)"
+        update = ("params = excluded.params, fingerprint = excluded.fingerprint, seed = excluded.seed,"
+                  " players = excluded.players, agents = excluded.agents, games = excluded.games") if replace else keep
         with self._sqlite("write to"):
             self.db.execute(
                 "INSERT INTO batch (id, params, fingerprint, seed, players, agents, games) VALUES (1, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT(id) DO UPDATE SET games = max(games, excluded.games)",
+                f" ON CONFLICT(id) DO UPDATE SET {update}",
                 (_dumps(params), params["fingerprint"], params["seed"], params["players"],
                  _dumps(params["agents"]), games))
             self.db.commit()
 
-    def done(self) -> set[int]:
+    def done(self) -> Iterator[int]:
+        """The index of every stored game, one at a time."""
         with self._sqlite("read"):
-            return {g for (g,) in self.db.execute("SELECT game FROM games")}
+            for (g,) in self.db.execute("SELECT game FROM games"):
+                yield g
 
     def count(self) -> int:
         with self._sqlite("read"):
