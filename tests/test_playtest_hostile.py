@@ -4,6 +4,10 @@ and nothing left behind that blocks the next run."""
 from __future__ import annotations
 
 import json
+import sqlite3
+import subprocess
+import sys
+import time
 import tracemalloc
 from contextlib import contextmanager
 
@@ -14,7 +18,7 @@ from rulekit import registry
 from rulekit.cli import main
 from rulekit.playtest import runner
 from rulekit.playtest.runner import Batch, BatchError
-from tests.conftest import ENGINE_CONTENT
+from tests.conftest import ENGINE_CONTENT, ROOT
 
 
 def playtest(*args):
@@ -89,3 +93,45 @@ def test_a_run_that_stops_before_its_first_game_does_not_block_the_next(tmp_path
     r = playtest("--games", 3, "--seed", 2, "--out", tmp_path)
     assert r.exit_code == 0, r.output
     assert summary(tmp_path)["seed"] == 2 and summary(tmp_path)["games"]["total"] == 3
+
+
+# ---- two runs on one --out ---------------------------------------------------------------------------
+
+def _stored(out) -> int:
+    db = out / "games.sqlite"
+    if not db.is_file():
+        return 0
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return con.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error:       # the run has not made its tables yet
+        return 0
+    finally:
+        con.close()
+
+
+def test_a_second_run_on_a_batch_being_written_is_refused_and_deletes_nothing(tmp_path):
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "rulekit", "playtest", str(ENGINE_CONTENT), "--out", str(out), "--quiet"]
+    first = subprocess.Popen([*command, "--games", "1000000"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while _stored(out) == 0:
+            assert first.poll() is None, first.stderr.read().decode()
+            assert time.monotonic() < deadline, "the first run stored no game in 60 s"
+            time.sleep(0.05)
+        for extra in (["--fresh"], ["--resume"], []):
+            held = _stored(out)
+            second = subprocess.run([*command, "--games", "5", *extra], cwd=ROOT, capture_output=True, text=True,
+                                    timeout=60)
+            assert second.returncode == 1, second.stderr
+            assert f"{out} is being written by another playtest run (process {first.pid})" in second.stderr
+            assert "Traceback" not in second.stderr
+            assert _stored(out) >= held, f"{extra}: games were deleted under the running batch"
+    finally:
+        first.kill()        # as a crash would end it: the operating system frees its lock
+        first.wait()
+    r = playtest("--games", 3, "--fresh", "--out", out)
+    assert r.exit_code == 0, r.output
+    assert summary(out)["games"]["total"] == 3

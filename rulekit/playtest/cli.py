@@ -21,7 +21,7 @@ from rulekit.playtest.runner import (
     run,
     run_record,
 )
-from rulekit.playtest.store import Store, StoreError, write_atomic
+from rulekit.playtest.store import Store, StoreError, batch_lock, write_atomic
 
 DEFAULT_CONTENT = "content"
 
@@ -91,16 +91,17 @@ def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, f
     out = Path(out)
     view = _view(quiet)
     try:
-        if fresh:
-            clear_batch(out)
-        started = _now()
-        outcome = run(loaded, batch, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
-                      fail_fast=fail_fast, on_start=view.start, on_game=lambda i, result: view.game(result))
-        ended = _now()
-        if outcome.stopped is None:
-            summary = _write_outputs(loaded, batch, out, view)
-            record = run_record(batch, outcome, started, ended, jobs, backend, scheduler)
-            _write(out / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
+        with batch_lock(out):       # held from --fresh to the last file written
+            if fresh:
+                clear_batch(out)
+            started = _now()
+            outcome = run(loaded, batch, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
+                          fail_fast=fail_fast, on_start=view.start, on_game=lambda i, result: view.game(result))
+            ended = _now()
+            if outcome.stopped is None:
+                summary = _write_outputs(loaded, batch, out, view)
+                record = run_record(batch, outcome, started, ended, jobs, backend, scheduler)
+                _write(out / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
     except (BatchError, StoreError) as err:
         view.stop()
         click.echo(str(err), err=True)
