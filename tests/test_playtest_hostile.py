@@ -4,6 +4,7 @@ and nothing left behind that blocks the next run."""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -16,8 +17,8 @@ from click.testing import CliRunner
 
 from rulekit import registry
 from rulekit.cli import main
-from rulekit.playtest import runner
-from rulekit.playtest.runner import Batch, BatchError
+from rulekit.playtest import runner, store
+from rulekit.playtest.runner import Batch, BatchError, game_seed
 from tests.conftest import ENGINE_CONTENT, ROOT
 
 
@@ -135,3 +136,63 @@ def test_a_second_run_on_a_batch_being_written_is_refused_and_deletes_nothing(tm
     r = playtest("--games", 3, "--fresh", "--out", out)
     assert r.exit_code == 0, r.output
     assert summary(out)["games"]["total"] == 3
+
+
+# ---- games.sqlite edited so that it keeps its shape ----------------------------------------------------
+
+BATCH = 20
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    out = tmp_path_factory.mktemp("batch") / "b"
+    r = playtest("--games", BATCH, "--seed", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def _copy_game(db, source: int, index: int, **changes):
+    cols = ", ".join(store.COLUMNS[1:])
+    db.execute(f"INSERT INTO games (game, {cols}) SELECT ?, {cols} FROM games WHERE game = ?", (index, source))
+    if changes:
+        db.execute(f"UPDATE games SET {', '.join(f'{k} = ?' for k in changes)} WHERE game = ?", (*changes.values(), index))
+
+
+def _without_primary_key(db):
+    """The games table made again with the same columns but no PRIMARY KEY, so a game can appear twice."""
+    db.execute("ALTER TABLE games RENAME TO old")
+    db.execute(f"CREATE TABLE games ({', '.join(store.COLUMNS)})")
+    db.execute("INSERT INTO games SELECT * FROM old")
+    db.execute("DROP TABLE old")
+    _copy_game(db, 6, 6)
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda db: _copy_game(db, 3, 999999), "game 999999 was changed outside rulekit: its game number is outside the"
+                                           f" batch, which has games 0 to {BATCH - 1}"),
+    (lambda db: db.execute("UPDATE games SET seed = seed + 1 WHERE game = 4"),
+     f"game 4 was changed outside rulekit: its seed is {game_seed(1, 4) + 1}, but game 4 of a batch with seed 1"
+     f" has seed {game_seed(1, 4)}"),
+    (lambda db: (db.execute("DELETE FROM games WHERE game = 5"), _copy_game(db, 2, 5)), "game 5 was changed"),
+    (_without_primary_key, "game 6 was changed outside rulekit: it is stored twice"),
+    (lambda db: db.execute("UPDATE games SET rounds = 999 WHERE game = 7"), "it lasted 999 rounds"),
+    (lambda db: db.execute("UPDATE games SET end_reason = 'aliens' WHERE game = 7"), "its end reason 'aliens'"),
+    (lambda db: db.execute("UPDATE games SET agents = replace(agents, 'greedy', 'random') WHERE game = 8"),
+     "game 8 was changed outside rulekit: it was played by"),
+    (lambda db: db.execute("UPDATE games SET advisors = json_set(advisors, '$[0]', 'nobody') WHERE game = 9"),
+     "it names the advisor 'nobody', which the batch's content does not have"),
+    (lambda db: db.execute("UPDATE games SET scores = json_set(scores, '$[0]', 99999) WHERE game = 10"),
+     "a score outside the score track's range"),
+])
+def test_a_game_edited_to_keep_its_shape_is_refused_by_number(finished, tmp_path, edit, words):
+    out = tmp_path / "t"
+    shutil.copytree(finished, out)
+    db = sqlite3.connect(out / "games.sqlite")
+    edit(db)
+    db.commit()
+    db.close()
+    before = (out / "summary.json").read_bytes()
+    r = playtest("--games", BATCH, "--seed", 1, "--out", out, "--resume")
+    assert r.exit_code == 1, r.output
+    assert words in r.output and "--fresh" in r.output and "Traceback" not in r.output, r.output
+    assert (out / "summary.json").read_bytes() == before

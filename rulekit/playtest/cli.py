@@ -11,6 +11,7 @@ import click
 
 from rulekit.console import SEED, Command, agents_or_usage_error, load_or_exit
 from rulekit.playtest import report, stats
+from rulekit.playtest.audit import Expected, audited
 from rulekit.playtest.options import GAMES, scheduler_address
 from rulekit.playtest.progress import BatchProgress
 from rulekit.playtest.runner import (
@@ -155,7 +156,9 @@ def _write_outputs(loaded, batch: Batch, out: Path, view: BatchProgress) -> dict
     view.stage("汇总 writing summary.json")
     store = Store(out)
     try:
-        summary = stats.summarize(store.results(), loaded, batch, fingerprint(batch.content))
+        expected = Expected.of(batch, loaded, store.batch()["games"])
+        summary = stats.summarize(audited(store.results(), expected, store.path), loaded, batch,
+                                  fingerprint(batch.content))
     finally:
         store.close()
     _write(out / "summary.json", stats.dumps(summary))

@@ -20,6 +20,7 @@ import rulekit
 from rulekit.content.loader import content_fingerprint as fingerprint
 from rulekit.core.result import GameResult
 from rulekit.engine import run_game
+from rulekit.playtest.audit import Expected, audited
 from rulekit.playtest.store import Store
 
 BACKENDS = ("local", "dask")
@@ -46,6 +47,9 @@ class Batch:
         return {"fingerprint": fingerprint, "seed": self.seed, "players": self.players,
                 "agents": list(self.agents), "include_tbd": self.include_tbd,
                 "only_designed": self.only_designed, "rulekit": rulekit.__version__}
+
+    def game_seed(self, index: int) -> int:
+        return game_seed(self.seed, index)
 
     def replay(self, seed: int) -> str:
         """The command that replays one game of the batch, move for move."""
@@ -74,8 +78,8 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}:{index}".encode()).digest()[:6], "big")
 
 
-def open_batch(batch: Batch, out: Path, *, resume: bool) -> tuple[Store, Missing]:
-    """Open DIR/games.sqlite for this batch; the games still to play. Refuses mixing batches.
+def open_batch(content, batch: Batch, out: Path, *, resume: bool) -> tuple[Store, Missing]:
+    """Open DIR/games.sqlite for this batch; the games still to play. Refuses mixing batches, and a changed game.
 
     A batch with no game stored yet (a run that stopped before its first game ended) holds nothing that
     could mix, so it is taken over whatever its parameters, with or without --resume.
@@ -91,8 +95,9 @@ def open_batch(batch: Batch, out: Path, *, resume: bool) -> tuple[Store, Missing
                                  f" extend it, or choose another --out / 该目录已有一批对局：加 --resume 继续，或换一个 --out")
             if stored is not None and stored["params"] != params:
                 raise BatchError(_mismatch(stored["params"], params, out))
+        expected = Expected.of(batch, content, stored["games"] if stored is not None else batch.games)
+        missing = Missing.of(batch.games, (i for i, _ in audited(store.results(), expected, store.path)))
         store.set_batch(params, batch.games, replace=not held)
-        missing = Missing.of(batch.games, store.done())
     except BaseException:
         store.close()
         raise
@@ -322,7 +327,7 @@ def run(content, batch: Batch, out: Path, *, jobs: int = 1, backend: str = "loca
 
     on_start(done, total) is called once the workers are running, before the first game ends.
     """
-    store, missing = open_batch(batch, out, resume=resume)
+    store, missing = open_batch(content, batch, out, resume=resume)
     try:
         start = time.perf_counter()
         todo = ((i, game_seed(batch.seed, i)) for i in missing)

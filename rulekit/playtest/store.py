@@ -182,12 +182,6 @@ class Store:
                  _dumps(params["agents"]), games))
             self.db.commit()
 
-    def done(self) -> Iterator[int]:
-        """The index of every stored game, one at a time."""
-        with self._sqlite("read"):
-            for (g,) in self.db.execute("SELECT game FROM games"):
-                yield g
-
     def count(self) -> int:
         with self._sqlite("read"):
             return self.db.execute("SELECT count(*) FROM games").fetchone()[0]
