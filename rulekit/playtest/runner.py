@@ -20,6 +20,7 @@ import rulekit
 from rulekit.content.loader import content_fingerprint as fingerprint
 from rulekit.core.result import GameResult
 from rulekit.engine import run_game
+from rulekit.provenance import agent_code, engine_code
 from rulekit.playtest.audit import Expected, audited
 from rulekit.playtest.store import Store
 
@@ -43,10 +44,10 @@ class Batch:
     only_designed: bool = False
 
     def params(self, fingerprint: str) -> dict:
-        """What --resume compares: same content files, agents, seed, players and options."""
-        return {"fingerprint": fingerprint, "seed": self.seed, "players": self.players,
-                "agents": list(self.agents), "include_tbd": self.include_tbd,
-                "only_designed": self.only_designed, "rulekit": rulekit.__version__}
+        """What --resume compares: same content files, engine and agents' code, agents, seed, players and options."""
+        return {"fingerprint": fingerprint, "engine_code": engine_code(), "agent_code": agent_code(),
+                "seed": self.seed, "players": self.players, "agents": list(self.agents),
+                "include_tbd": self.include_tbd, "only_designed": self.only_designed, "rulekit": rulekit.__version__}
 
     def game_seed(self, index: int) -> int:
         return game_seed(self.seed, index)
@@ -126,11 +127,32 @@ class Missing:
         return (i for i, held in enumerate(self.stored) if not held)
 
 
+# What each batch parameter is, in a designer's words, for the message of a --resume that does not match.
+PARAMETERS = {
+    "fingerprint": "content (a card or rules.yaml)",
+    "engine_code": "engine code (rulekit's core, effects, language or content loading)",
+    "agent_code": "agents' code (how greedy, random and default decide)",
+    "rulekit": "rulekit version",
+    "seed": "--seed", "players": "--players", "agents": "--agents",
+    "include_tbd": "--include-tbd", "only_designed": "--only-designed",
+}
+DECIDED_BY = ("fingerprint", "engine_code", "agent_code")
+
+
 def _mismatch(old: dict, new: dict, out: Path) -> str:
-    diffs = [f"  {k}: {old.get(k)!r} (stored) ≠ {new.get(k)!r} (now)" for k in sorted(new) if old.get(k) != new.get(k)]
-    what = "\n".join(diffs)
-    return (f"--resume: {out} holds a batch with other parameters / 参数与已有批次不同:\n{what}\n"
-            f"Results would mix; use another --out, or the same parameters (only --games may grow).")
+    keys = [k for k in dict.fromkeys([*PARAMETERS, *sorted(old), *sorted(new)]) if old.get(k) != new.get(k)]
+    what = "\n".join(f"  {PARAMETERS.get(k, k)}: was {_shown(old, k)}, is now {_shown(new, k)}" for k in keys)
+    why = ("the stored games were played by other code or content, so the games played now would not match them:"
+           " start over with --fresh, or use another --out" if any(k in DECIDED_BY for k in keys) else
+           "use another --out, or the same parameters (only --games may grow)")
+    return f"--resume: {out} holds a batch with other parameters / 参数与已有批次不同:\n{what}\nResults would mix; {why}."
+
+
+def _shown(params: dict, key: str) -> str:
+    if key not in params:
+        return "not recorded (an older rulekit)"
+    value = params[key]
+    return f"{value[:12]}…" if key in DECIDED_BY and isinstance(value, str) and len(value) > 12 else repr(value)
 
 
 # ---- playing -------------------------------------------------------------------------------
