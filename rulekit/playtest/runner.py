@@ -10,8 +10,8 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from itertools import islice
 from dataclasses import asdict, dataclass
+from itertools import islice
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -20,9 +20,9 @@ import rulekit
 from rulekit.content.loader import content_fingerprint as fingerprint
 from rulekit.core.result import GameResult
 from rulekit.engine import run_game
-from rulekit.provenance import agent_code, engine_code
 from rulekit.playtest.audit import Expected, audited
 from rulekit.playtest.store import Store
+from rulekit.provenance import agent_code, engine_code
 
 BACKENDS = ("local", "dask")
 
