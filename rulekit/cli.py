@@ -9,6 +9,7 @@ from rulekit import __version__
 from rulekit.lint.command import lint, rule
 from rulekit.playtest.cli import playtest
 from rulekit.console import SEED, Group, agents_or_usage_error, echo, load_or_exit
+from rulekit.provenance import agent_code, engine_code
 from rulekit.scenarios.command import test_command
 
 
@@ -25,7 +26,8 @@ for command in (lint, rule, test_command, playtest):
 
 @main.command()
 @click.option("--seed", type=SEED, default=1, show_default=True,
-              help="对局种子（0 或更大）：同一种子，同一局 / The game's seed, 0 or more: same seed, same game.")
+              help=f"对局种子（0 到 {SEED.hi:,}）：同一种子，同一局 / The game's seed, 0 to {SEED.hi:,}: same seed, "
+                   "same game.")
 @click.option("--players", type=click.IntRange(2, 4), default=None,
               help="人数 2、3 或 4（默认见 rules.yaml） / 2, 3 or 4 players (default: rules.yaml).")
 @click.option("--agents", default="greedy", show_default=True,
@@ -56,7 +58,8 @@ def play(seed, players, agents, content_dir, log_file, include_tbd, only_designe
     content = load_or_exit(content_dir, include_tbd, only_designed)
     players = players or int(content.rules.get("players", 4))
     names = agents_or_usage_error(agents, players)
-    header = {"e": "header", "format": P.LOG_FORMAT, "rulekit": __version__,
+    header = {"e": "header", "format": P.LOG_FORMAT, "rulekit": __version__, "engine_code": engine_code(),
+              "agent_code": agent_code(),
               "seed": seed, "players": players, "agents": names, "content": str(content_dir),
               "fingerprint": content.fingerprint, "include_tbd": include_tbd,
               "only_designed": only_designed}
@@ -98,35 +101,22 @@ def replay(log_file, content_dir):
     from rulekit import play as P
 
     try:
-        records = P.read_log(log_file)
-        content_dir = P.replay_content(log_file, records[0], content_dir)
-    except ValueError as err:
+        with P.LogReader(log_file) as log:
+            head = log.header
+            content_dir = P.replay_content(log_file, head, content_dir)
+            content = load_or_exit(content_dir, head["include_tbd"], head["only_designed"])
+            if content.fingerprint != head["fingerprint"]:
+                echo(f"{log_file}:1:1: the content in {content_dir} is not the content this game was played "
+                     "with (its fingerprint differs: a card or a rule has changed since); replay it with that "
+                     "content, --content DIR", err=True)
+                raise SystemExit(1)
+            played = P.replay_game(content, log)
+    except P.BadLog as err:
         echo(str(err), err=True)
         raise SystemExit(1)
-    head = records[0]
-    content = load_or_exit(content_dir, head["include_tbd"], head["only_designed"])
-    if content.fingerprint != head["fingerprint"]:
-        echo(f"{log_file}:1:1: the content in {content_dir} is not the content this game was played with "
-             "(its fingerprint differs: a card or a rule has changed since); replay it with that content, "
-             "--content DIR", err=True)
-        raise SystemExit(1)
-    try:
-        played = P.replay_game(content, records)
     except P.NotReproduced as err:
-        echo(f"{log_file}:{err.line}: the game does not reproduce: {err}{_version_note(head)}", err=True)
+        echo(f"{log_file}:{err.line}: the game does not reproduce: {err}{P.code_note(head)}", err=True)
         raise SystemExit(1)
-    diff = P.first_difference(P.log_lines(records), P.log_lines(played.log))
-    if diff is not None:
-        line, want, got = diff
-        echo(f"{log_file}:{line}: the game does not reproduce: the replay differs from the log here\n"
-             f"  log:    {P.cut(want, 2000)}\n  replay: {P.cut(got, 2000)}{_version_note(head)}", err=True)
-        raise SystemExit(1)
-    decisions = sum(1 for r in records if r["e"] == "ask")
-    echo(f"{log_file}: reproduced exactly ({len(records)} lines, {decisions} decisions, "
-         f"final scores {[p.score for p in played.game.state.seats]}).")
-
-
-def _version_note(head: dict) -> str:
-    if head["rulekit"] == __version__:
-        return ""
-    return f"\n(the log was written by rulekit {head['rulekit']}; this is rulekit {__version__})"
+    decisions = sum(1 for r in played.log if r["e"] == "ask")
+    echo(f"{log_file}: reproduced exactly ({len(played.log)} lines, {decisions} decisions, "
+         f"final scores {[p.score for p in played.game.state.seats]}).{P.code_note(head)}")

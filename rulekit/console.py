@@ -7,6 +7,7 @@ import unicodedata
 
 import click
 
+from rulekit import registry
 from rulekit.agents import seat_agents
 from rulekit.content.model import Content
 from rulekit.language.diagnostics import ContentError, concise
@@ -70,28 +71,31 @@ def echo(text: str = "", err: bool = False) -> None:
     click.echo(safe(text), err=err)
 
 
-class Seed(click.ParamType):
-    """A game's or a batch's seed: a whole number, 0 or more.
+class WholeNumber(click.ParamType):
+    """A whole number from `lo` to `hi`, refused in both languages with its range (click's words are English only)."""
 
-    Negative seeds are refused rather than folded onto positive ones: `--seed -5` and `--seed 5` would
-    otherwise be different games, or the same game, depending on who reads the number.
-    """
-
-    name = "seed"
+    def __init__(self, name: str, lo: int, hi: int, zh: str, en: str, advice: str = ""):
+        self.name, self.lo, self.hi, self.zh, self.en, self.advice = name, lo, hi, zh, en, advice
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return value
-        try:
-            number = int(str(value).strip())
-        except ValueError:
-            number = None
-        if number is None or number < 0:
-            self.fail(f"种子须为 0 或更大的整数 / a seed is a whole number, 0 or more (got {value!r})", param, ctx)
+        number = value
+        if type(number) is not int:
+            try:
+                number = int(str(value).strip())
+            except ValueError:      # not a whole number, or more digits than Python reads
+                number = None
+        if number is None or not self.lo <= number <= self.hi:
+            shown = repr(value)
+            self.fail(f"{self.zh} / {self.en} (got {shown if len(shown) <= 40 else shown[:40] + '…'}){self.advice}",
+                      param, ctx)
         return number
 
 
-SEED = Seed()
+# A game's or a batch's seed. Negative seeds are refused rather than folded onto positive ones: `--seed -5`
+# and `--seed 5` would otherwise be different games, or the same game, depending on who reads the number.
+# The ceiling keeps every seed storable and typeable (a batch's own game seeds are all below it).
+_TOP = registry.LIMITS["seed"].value
+SEED = WholeNumber("seed", 0, _TOP, f"种子须为 0 到 {_TOP:,} 之间的整数", f"a seed is a whole number from 0 to {_TOP:,}")
 
 
 def load_or_exit(content_dir, include_tbd: bool = False, only_designed: bool = False) -> Content:

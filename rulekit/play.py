@@ -10,13 +10,15 @@ from typing import Any, Callable
 
 import click
 
+import rulekit
 from rulekit import registry
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError
 from rulekit.agents import make_agent, seat_agents
 from rulekit.engine import new_game
+from rulekit.provenance import agent_code, engine_code
 
-LOG_FORMAT = 1
+LOG_FORMAT = 2       # 2: the header records the engine's and the agents' code
 
 
 @dataclass
@@ -27,9 +29,9 @@ class Played:
 
 
 def play_game(content, seed: int, agents: list[str], players: int, *, header: dict,
-              evaluator: str = "compiled", choosers=None, verbose: bool = False) -> Played:
-    """One whole game with its log; verbose also logs every handler, modifier and combo that fires."""
-    log: list = [header]
+              evaluator: str = "compiled", choosers=None, verbose: bool = False, log: list | None = None) -> Played:
+    """One whole game with its log (`log`, if given, starting with the header); verbose also logs what effects did."""
+    log = [header] if log is None else log
     game = new_game(content, seed, agents, players=players, evaluator=evaluator, log=log, verbose=verbose)
     if choosers is not None:
         game.choosers = choosers
@@ -135,8 +137,9 @@ ANSWER = Shape("the answer, of the form its question `q` takes",
                lambda rec: f"an answer to the question '{rec['q']}': {ANSWERS[rec['q']].words}")
 
 # `random.Random(-5)` deals what `random.Random(5)` deals, so a negative seed would pass for its positive.
-SEED = _plain("a whole-number seed, 0 or more (a negative seed would deal the same board as its positive)",
-              lambda v: _whole(v) and v >= 0)
+SEED = _plain(f"a whole-number seed, 0 or more and at most {registry.LIMITS['seed'].value:,} (a negative seed "
+              "would deal the same board as its positive)",
+              lambda v: _whole(v) and 0 <= v <= registry.LIMITS["seed"].value)
 # What decides the game comes first, so a message names the most important problem.
 HEADER: dict[str, Shape] = {
     "e": one_of("header"),
@@ -147,6 +150,8 @@ HEADER: dict[str, Shape] = {
     "only_designed": FLAG,
     "fingerprint": TEXT,
     "content": ANYTHING,            # only a hint: see replay_content
+    "engine_code": _plain("the engine code's fingerprint (a text)", lambda v: isinstance(v, str)),
+    "agent_code": _plain("the agents' code's fingerprint (a text)", lambda v: isinstance(v, str)),
     "format": one_of(LOG_FORMAT, words=f"the log format, {LOG_FORMAT}"),
     "rulekit": TEXT,
 }
@@ -280,53 +285,97 @@ def log_lines(log: list) -> list[str]:
 
 # ---- reading and replaying a log -------------------------------------------------------------
 
-def read_log(path: str | Path) -> list[dict]:
-    """A game log's records, each checked against its shape; a ValueError saying where and what is wrong."""
-    records = []
-    try:
-        with open(path, encoding="utf-8") as f:
-            blank = 0
-            for n, line in enumerate(iter(lambda: f.readline(MAX_LINE + 1), ""), 1):
-                if len(line) > MAX_LINE:
-                    raise ValueError(f"{path}:{n}:1: this line is longer than {MAX_LINE:,} characters; "
-                                     "no line of a rulekit game log is")
-                if not line.strip():
-                    blank = blank or n
-                    continue
-                if blank:
-                    raise ValueError(f"{path}:{blank}:1: an empty line inside the log; a rulekit game log "
-                                     "has one record on every line")
-                records.append(_parse(path, n, line))
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a rulekit game log (it is not UTF-8 text)") from None
-    except OSError as err:
-        raise ValueError(f"{path}: cannot be read: {err.strerror or err}") from None
-    if not records or records[0].get("e") != "header":
-        raise ValueError(f"{path}:1:1: not a rulekit game log (the first line must be its header)")
-    check_header(records[0], path)
-    players = records[0]["players"]
-    for n, rec in enumerate(records[1:], 2):
-        problem = record_problem(rec, players)
-        if problem:
-            raise ValueError(f"{path}:{n}:1: {problem}")
-    return records
+class BadLog(ValueError):
+    """A log that is not a rulekit game log, or has a record of the wrong shape: the message names the line."""
+
+
+class LogReader:
+    """A game log read one line at a time, each record checked as it is read.
+
+    Replay reads only as far as the replayed game goes (its own log is the bound), so a huge or hostile file
+    costs what its first wrong line costs, never the whole file in memory.
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = path
+        self.line = 0           # lines read so far
+        self.blank = 0          # the first empty line since the last record, if any
+        try:
+            self.file = open(path, encoding="utf-8")
+        except OSError as err:
+            raise BadLog(f"{path}: cannot be read: {err.strerror or err}") from None
+        try:
+            first = self.next()
+            if first is None or first[1].get("e") != "header":
+                raise BadLog(f"{path}:1:1: not a rulekit game log (the first line must be its header)")
+            self.header = first[1]
+            check_header(self.header, path)
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> LogReader:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.file.close()
+
+    def next(self) -> tuple[int, dict] | None:
+        """The next record and its line number, checked against its shape; None at the end of the log."""
+        while True:
+            text = self._readline()
+            if text == "":
+                return None
+            self.line += 1
+            if len(text) > MAX_LINE:
+                raise BadLog(f"{self.path}:{self.line}:1: this line is longer than {MAX_LINE:,} characters; "
+                             "no line of a rulekit game log is")
+            if not text.strip():
+                self.blank = self.blank or self.line
+                continue
+            if self.blank:
+                raise BadLog(f"{self.path}:{self.blank}:1: an empty line inside the log; a rulekit game log "
+                             "has one record on every line")
+            rec = _parse(self.path, self.line, text)
+            if self.line > 1:
+                problem = record_problem(rec, self.header["players"])
+                if problem:
+                    raise BadLog(f"{self.path}:{self.line}:1: {problem}")
+            return self.line, rec
+
+    def _readline(self) -> str:
+        try:
+            return self.file.readline(MAX_LINE + 1)     # never more than the ceiling into one line
+        except UnicodeDecodeError:
+            raise BadLog(f"{self.path}:{self.line + 1}: not a rulekit game log (this line is not UTF-8 text)") from None
+        except OSError as err:
+            raise BadLog(f"{self.path}: cannot be read: {err.strerror or err}") from None
 
 
 def _parse(path, n: int, line: str) -> dict:
     try:
         rec = json.loads(line)
     except RecursionError:
-        raise ValueError(f"{path}:{n}:1: lists or mappings nested too deeply for a record of a rulekit game log") from None
+        raise BadLog(f"{path}:{n}:1: lists or mappings nested too deeply for a record of a rulekit game log") from None
     except ValueError as err:       # bad JSON, and numbers too long to read
         col = getattr(err, "colno", 1)
-        raise ValueError(f"{path}:{n}:{col}: not a JSON line: {getattr(err, 'msg', err)}") from None
+        raise BadLog(f"{path}:{n}:{col}: not a JSON line: {getattr(err, 'msg', err)}") from None
     if not isinstance(rec, dict) or "e" not in rec:
-        raise ValueError(f"{path}:{n}:1: not a record of a rulekit game log")
+        raise BadLog(f"{path}:{n}:1: not a record of a rulekit game log")
     return rec
 
 
 def check_header(head: dict, path) -> None:
     """The header must say how to set the game up again: every field that decides the game, in its shape."""
+    if "format" in head and head["format"] != LOG_FORMAT:     # an older rulekit's log: say so, not what it lacks
+        by = head.get("rulekit")
+        raise BadLog(f"{path}:1:1: this log is in log format {shown(head.get('format'))}"
+                     f"{f', written by rulekit {shown(by)}' if isinstance(by, str) else ''}; this rulekit replays"
+                     f" format {LOG_FORMAT} only. Replay it with the rulekit that wrote it, or play the game again"
+                     " with `rulekit play --log`")
     problem = None
     if all(HEADER[k].ok(head.get(k), head, 4) for k in ("players", "agents")):
         try:
@@ -335,21 +384,32 @@ def check_header(head: dict, path) -> None:
             problem = f"the log's header: {err}"
     problem = problem or fields_problem(head, HEADER, "the log's header", 4)
     if problem:
-        raise ValueError(f"{path}:1:1: {problem}")
+        raise BadLog(f"{path}:1:1: {problem}")
+
+
+def code_note(head: dict) -> str:
+    """What a person should know when the log was written by other rulekit code than this one ('' when the same)."""
+    changed = [words for key, words, now in (("engine_code", "the engine's", engine_code()),
+                                             ("agent_code", "the agents'", agent_code())) if head[key] != now]
+    if not changed:
+        return ""
+    return (f"\nNote: this log was written by other rulekit code than this one ({' and '.join(changed)} code has"
+            f" changed since; the log says rulekit {head['rulekit']}, this is {rulekit.__version__}): a game played"
+            " by other code need not reproduce.")
 
 
 def replay_content(path, head: dict, given: str | None) -> str:
     """The content folder to replay with: the one the user names, else the header's when it is a content folder."""
     if given is not None:
         if not _is_content(given):
-            raise ValueError(f"{given} is not a content folder (a folder holding rules.yaml)")
+            raise BadLog(f"{given} is not a content folder (a folder holding rules.yaml)")
         return given
     named = head.get("content")
     if isinstance(named, str) and _is_content(named):
         return named
-    raise ValueError(f"{path}:1:1: the log's header names {shown(named)} as its content, which is not a content "
-                     "folder here (a folder holding rules.yaml); name the folder the game was played with: "
-                     "--content DIR")
+    raise BadLog(f"{path}:1:1: the log's header names {shown(named)} as its content, which is not a content "
+                 "folder here (a folder holding rules.yaml); name the folder the game was played with: "
+                 "--content DIR")
 
 
 def _is_content(folder: str) -> bool:
@@ -360,7 +420,7 @@ def _is_content(folder: str) -> bool:
 
 
 class NotReproduced(Exception):
-    """The replayed game asked or answered something other than the log's decisions, at a line of the log."""
+    """The replayed game asked, answered or wrote something other than the log, at a line of the log."""
 
     def __init__(self, line: int, message: str):
         self.line = line
@@ -368,29 +428,62 @@ class NotReproduced(Exception):
 
 
 class Decisions:
-    """The log's `ask` records in order, shared by every seat's ReplayChooser."""
+    """The log read in step with the replayed game: every line the game writes must be the log's next line.
 
-    def __init__(self, records: list[dict]):
-        self.records = records
-        self.pos = 0
-        self.out: set[int] = set()
+    Before each decision the lines the game has written since the last one are compared with the log's;
+    the log's next line must then be this decision, which every seat's ReplayChooser takes from here.
+    """
+
+    def __init__(self, reader: LogReader, log: list):
+        self.reader = reader
+        self.log = log                  # the replayed game's own log, growing as it plays
+        self.compared = 1               # the header is the log's own
+        self.ahead: tuple[int, dict] | None = None      # a log line read but not yet compared
 
     def next(self, q) -> tuple[dict, int]:
-        """The next decision the log recorded (and its line), which must be this question's."""
-        while self.pos < len(self.records):
-            rec = self.records[self.pos]
-            self.pos += 1
-            if rec["e"] == "out":
-                self.out.add(rec["seat"])
-            # An out player's board is answered by the core itself, never by the seat's chooser
-            # (rules.md 5); those answers are checked with the rest of the log, line by line.
-            elif rec["e"] == "ask" and rec["seat"] not in self.out:
-                if rec["q"] != q.kind or rec["seat"] != q.seat:
-                    raise NotReproduced(self.pos, f"the log has P{rec['seat'] + 1} answer '{rec['q']}' next, "
-                                                  f"but the game asks P{q.seat + 1} '{q.kind}'")
-                return rec, self.pos
-        raise NotReproduced(len(self.records), f"the log has no more decisions, but the game asks P{q.seat + 1} "
-                                               f"'{q.kind}'")
+        """The decision the log recorded next (and its line), which must be this question's."""
+        self.catch_up()
+        got = self._take()
+        if got is None:
+            raise NotReproduced(self.reader.line + 1, f"the log has no more lines, but the game asks "
+                                                      f"P{q.seat + 1} '{q.kind}' here")
+        line, rec = got
+        if rec["e"] != "ask":
+            raise NotReproduced(line, f"the log has a `{rec['e']}` record here, but the game asks P{q.seat + 1} "
+                                      f"'{q.kind}'")
+        if rec["q"] != q.kind or rec["seat"] != q.seat:
+            raise NotReproduced(line, f"the log has P{rec['seat'] + 1} answer '{rec['q']}' next, "
+                                      f"but the game asks P{q.seat + 1} '{q.kind}'")
+        self.ahead = got                # compared in full once the game has written its own record of it
+        return rec, line
+
+    def catch_up(self) -> None:
+        """Compare every line the game has written so far with the log's."""
+        while self.compared < len(self.log):
+            got = self._take()
+            mine = log_lines([self.log[self.compared]])[0]
+            if got is None:
+                raise _differs(self.reader.line + 1, "(end of log)", mine)
+            theirs = log_lines([got[1]])[0]
+            if theirs != mine:
+                raise _differs(got[0], theirs, mine)
+            self.compared += 1
+
+    def finish(self) -> None:
+        """After the game: its last lines must be the log's, and the log must end there too."""
+        self.catch_up()
+        got = self._take()
+        if got is not None:
+            raise _differs(got[0], log_lines([got[1]])[0], "(end of log)")
+
+    def _take(self) -> tuple[int, dict] | None:
+        got, self.ahead = self.ahead, None
+        return got if got is not None else self.reader.next()
+
+
+def _differs(line: int, want: str, got: str) -> NotReproduced:
+    return NotReproduced(line, f"the replay differs from the log here\n  log:    {cut(want, 2000)}\n"
+                               f"  replay: {cut(got, 2000)}")
 
 
 class ReplayChooser:
@@ -417,30 +510,23 @@ class ReplayChooser:
         return q.options.index(answer)
 
 
-def replay_game(content, records: list[dict]) -> Played:
-    """Play the header's game again, every seat answering from the log; NotReproduced where it departs."""
-    head = records[0]
+def replay_game(content, reader: LogReader) -> Played:
+    """Play the header's game again, every seat answering from the log as it is read; NotReproduced where it departs."""
+    head = reader.header
     seed, players = head["seed"], head["players"]
     names = seat_agents(head["agents"], players)
-    decisions = Decisions(records)
+    log: list = [head]
+    decisions = Decisions(reader, log)
     choosers = [ReplayChooser(decisions, make_agent(name, seed, seat)) for seat, name in enumerate(names)]
-    return play_game(content, seed, names, players, header=head, choosers=choosers)
+    played = play_game(content, seed, names, players, header=head, choosers=choosers, log=log)
+    decisions.finish()
+    return played
 
 
 def _from_json(v):
     if isinstance(v, list):
         return tuple(_from_json(x) for x in v)
     return v
-
-
-def first_difference(a: list[str], b: list[str]) -> tuple[int, str, str] | None:
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            return i + 1, x, y
-    if len(a) != len(b):
-        i = min(len(a), len(b))
-        return i + 1, a[i] if i < len(a) else "(end of log)", b[i] if i < len(b) else "(end of log)"
-    return None
 
 
 # ---- the account a person reads ------------------------------------------------------------

@@ -307,9 +307,10 @@ class Limit(Word):
     value: int
 
 
-# Limits that keep a broken or hostile card from hanging a game or exhausting memory. The parser
-# and checker report what a card's text shows will cross them; the interpreter stops a game that
-# crosses one at run time, naming the card, its line, the round and the seed.
+# Limits that keep a broken or hostile card — or command line — from hanging a game or exhausting
+# memory. The parser and checker report what a card's text shows will cross them; the interpreter
+# stops a game that crosses one at run time, naming the card, its line, the round and the seed; the
+# commands refuse a seed or a --games beyond them before anything runs.
 LIMITS: dict[str, Limit] = _index(
     Limit("nesting", "嵌套层数", "blocks, brackets or operators inside one another in one effect", 32),
     Limit("repeat", "重复次数", "the count of one `repeat`", 100),
@@ -324,6 +325,10 @@ LIMITS: dict[str, Limit] = _index(
           "YAML aliases (`*name`) are written out", 1_000_000),
     Limit("yaml_values", "文件值数", "values (cards, fields, list items) in one content or scenario file, its YAML "
           "aliases written out", 20_000),
+    # Every game seed a batch derives is below 2**48 (about 2.8e14), so each one can be typed back in.
+    Limit("seed", "种子上限", "the largest seed a command or a file takes (0 is the smallest): at most 15 digits",
+          999_999_999_999_999),
+    Limit("games", "批次局数", "games in one playtest batch (--games)", 1_000_000),
 )
 MAX_NESTING = LIMITS["nesting"].value
 MAX_REPEAT = LIMITS["repeat"].value

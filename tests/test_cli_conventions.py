@@ -56,7 +56,7 @@ def test_a_negative_seed_is_refused_with_a_plain_message(command, tmp_path):
     r = run(command, "--seed", -5, "--out" if command == "playtest" else "--players",
             tmp_path if command == "playtest" else 4)
     assert r.exit_code == 2
-    assert "a seed is a whole number, 0 or more (got '-5')" in r.output
+    assert "a seed is a whole number from 0 to 999,999,999,999,999 (got '-5')" in r.output
 
 
 def test_a_latin1_console_gets_replacement_characters_not_a_traceback(tmp_path):

@@ -234,7 +234,7 @@ def test_a_batch_stores_the_fingerprint_of_the_files_it_played(content, tmp_path
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["content"]["fingerprint"] == load_content(pristine).fingerprint
     r = run("playtest", content, "--games", "3", "--out", out, "--resume", "--quiet")
-    assert r.exit_code == 1 and "fingerprint" in r.output       # the edited files are another batch
+    assert r.exit_code == 1 and "content (a card or rules.yaml)" in r.output    # the edited files: another batch
 
 
 # ---- lint: one read, and the cache keyed by it -----------------------------------------------------

@@ -11,6 +11,8 @@ import click
 
 from rulekit.console import SEED, Command, agents_or_usage_error, echo, load_or_exit
 from rulekit.playtest import report, stats
+from rulekit.playtest.audit import Expected, audited
+from rulekit.playtest.options import GAMES, scheduler_address
 from rulekit.playtest.progress import BatchProgress
 from rulekit.playtest.runner import (
     BACKENDS,
@@ -19,9 +21,11 @@ from rulekit.playtest.runner import (
     run,
     run_record,
 )
-from rulekit.playtest.store import Store, StoreError, write_atomic
+from rulekit.playtest.store import Store, StoreError, batch_lock, write_atomic
 
 DEFAULT_CONTENT = "content"
+
+
 
 
 @click.command(cls=Command)
@@ -29,11 +33,11 @@ DEFAULT_CONTENT = "content"
 @click.option("--content", "content_opt", type=click.Path(file_okay=False),
               help="内容文件夹，也可直接写在命令后（默认 content） / "
                    "The content folder; it may also come first, without --content (default: content).")
-@click.option("--games", default=200, show_default=True, type=click.IntRange(min=1),
-              help="本批对局数 / Games in the batch.")
+@click.option("--games", default=200, show_default=True, type=GAMES,
+              help=f"本批对局数（1 到 {GAMES.hi:,}） / Games in the batch, 1 to {GAMES.hi:,}.")
 @click.option("--seed", default=1, show_default=True, type=SEED,
-              help="批次种子（0 或更大），每局的种子由它和局号决定 / "
-                   "The batch seed, 0 or more; each game's seed derives from it and the game's index.")
+              help=f"批次种子（0 到 {SEED.hi:,}），每局的种子由它和局号决定 / "
+                   f"The batch seed, 0 to {SEED.hi:,}; each game's seed derives from it and the game's index.")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="并行的工作进程数 / Worker processes playing at the same time.")
 @click.option("--agents", default="greedy", show_default=True,
@@ -47,7 +51,7 @@ DEFAULT_CONTENT = "content"
               help="重新开始：先删除 --out 中已有批次的文件 / Start over: delete the batch already in --out first.")
 @click.option("--backend", default="local", show_default=True, type=click.Choice(BACKENDS),
               help="local：本机多进程；dask：dask 集群 / local: processes on this machine; dask: a dask cluster.")
-@click.option("--scheduler",
+@click.option("--scheduler", callback=lambda ctx, param, value: scheduler_address(value),
               help="dask 调度器地址 tcp://host:port；不给则为本次运行启动本地集群 / "
                    "dask scheduler address (tcp://host:port); default: a local cluster for the run.")
 @click.option("--include-tbd", is_flag=True, help="加入标为 tbd 的牌 / Include cards with status tbd.")
@@ -87,16 +91,17 @@ def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, f
     out = Path(out)
     view = _view(quiet)
     try:
-        if fresh:
-            clear_batch(out)
-        started = _now()
-        outcome = run(loaded, batch, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
-                      fail_fast=fail_fast, on_start=view.start, on_game=lambda i, result: view.game(result))
-        ended = _now()
-        if outcome.stopped is None:
-            summary = _write_outputs(loaded, batch, out, view)
-            record = run_record(batch, outcome, started, ended, jobs, backend, scheduler)
-            _write(out / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
+        with batch_lock(out):       # held from --fresh to the last file written
+            if fresh:
+                clear_batch(out)
+            started = _now()
+            outcome = run(loaded, batch, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
+                          fail_fast=fail_fast, on_start=view.start, on_game=lambda i, result: view.game(result))
+            ended = _now()
+            if outcome.stopped is None:
+                summary = _write_outputs(loaded, batch, out, view)
+                record = run_record(batch, outcome, started, ended, jobs, backend, scheduler)
+                _write(out / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
     except (BatchError, StoreError) as err:
         view.stop()
         echo(str(err), err=True)
@@ -150,7 +155,9 @@ def _write_outputs(loaded, batch: Batch, out: Path, view: BatchProgress) -> dict
     view.stage("汇总 writing summary.json")
     store = Store(out)
     try:
-        summary = stats.summarize(store.results(), loaded, batch, loaded.fingerprint)
+        expected = Expected.of(batch, loaded, store.batch()["games"])
+        summary = stats.summarize(audited(store.results(), expected, store.path), loaded, batch,
+                                  loaded.fingerprint)
     finally:
         store.close()
     _write(out / "summary.json", stats.dumps(summary))

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from itertools import islice
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -18,7 +19,9 @@ from pathlib import Path
 import rulekit
 from rulekit.core.result import GameResult
 from rulekit.engine import run_game
+from rulekit.playtest.audit import Expected, audited
 from rulekit.playtest.store import Store
+from rulekit.provenance import agent_code, engine_code
 
 BACKENDS = ("local", "dask")
 
@@ -40,10 +43,13 @@ class Batch:
     only_designed: bool = False
 
     def params(self, fingerprint: str) -> dict:
-        """What --resume compares: same content files, agents, seed, players and options."""
-        return {"fingerprint": fingerprint, "seed": self.seed, "players": self.players,
-                "agents": list(self.agents), "include_tbd": self.include_tbd,
-                "only_designed": self.only_designed, "rulekit": rulekit.__version__}
+        """What --resume compares: same content files, engine and agents' code, agents, seed, players and options."""
+        return {"fingerprint": fingerprint, "engine_code": engine_code(), "agent_code": agent_code(),
+                "seed": self.seed, "players": self.players, "agents": list(self.agents),
+                "include_tbd": self.include_tbd, "only_designed": self.only_designed, "rulekit": rulekit.__version__}
+
+    def game_seed(self, index: int) -> int:
+        return game_seed(self.seed, index)
 
     def replay(self, seed: int) -> str:
         """The command that replays one game of the batch, move for move."""
@@ -72,32 +78,80 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}:{index}".encode()).digest()[:6], "big")
 
 
-def open_batch(batch: Batch, out: Path, *, resume: bool, fingerprint: str) -> tuple[Store, list[int]]:
-    """Open DIR/games.sqlite for this batch of the content with this fingerprint (of the files as they were
-    loaded); the indexes still to play. Refuses mixing batches."""
-    params = batch.params(fingerprint)
+def open_batch(content, batch: Batch, out: Path, *, resume: bool) -> tuple[Store, Missing]:
+    """Open DIR/games.sqlite for this batch; the games still to play. Refuses mixing batches, and a changed game.
+
+    A batch with no game stored yet (a run that stopped before its first game ended) holds nothing that
+    could mix, so it is taken over whatever its parameters, with or without --resume.
+    """
+    params = batch.params(content.fingerprint)
     store = Store(out)
     try:
         stored = store.batch()
-        if stored is not None or store.count():
+        held = store.count()
+        if held:
             if not resume:
-                raise BatchError(f"{out} already holds a batch ({store.count()} games); add --resume to complete or"
+                raise BatchError(f"{out} already holds a batch ({held} games); add --resume to complete or"
                                  f" extend it, or choose another --out / 该目录已有一批对局：加 --resume 继续，或换一个 --out")
             if stored is not None and stored["params"] != params:
                 raise BatchError(_mismatch(stored["params"], params, out))
-        store.set_batch(params, batch.games)
-        done = store.done()
+        expected = Expected.of(batch, content, stored["games"] if stored is not None else batch.games)
+        missing = Missing.of(batch.games, (i for i, _ in audited(store.results(), expected, store.path)))
+        store.set_batch(params, batch.games, replace=not held)
     except BaseException:
         store.close()
         raise
-    return store, [i for i in range(batch.games) if i not in done]
+    return store, missing
+
+
+class Missing:
+    """The indexes of a batch's games not yet stored, in order: one byte per game, never a list of them."""
+
+    def __init__(self, stored: bytearray):
+        self.stored = stored
+        self.count = stored.count(0)
+
+    @classmethod
+    def of(cls, games: int, done: Iterable[int]) -> Missing:
+        stored = bytearray(games)
+        for i in done:
+            if 0 <= i < games:
+                stored[i] = 1
+        return cls(stored)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[int]:
+        return (i for i, held in enumerate(self.stored) if not held)
+
+
+# What each batch parameter is, in a designer's words, for the message of a --resume that does not match.
+PARAMETERS = {
+    "fingerprint": "content (a card or rules.yaml)",
+    "engine_code": "engine code (rulekit's core, effects, language or content loading)",
+    "agent_code": "agents' code (how greedy, random and default decide)",
+    "rulekit": "rulekit version",
+    "seed": "--seed", "players": "--players", "agents": "--agents",
+    "include_tbd": "--include-tbd", "only_designed": "--only-designed",
+}
+DECIDED_BY = ("fingerprint", "engine_code", "agent_code")
 
 
 def _mismatch(old: dict, new: dict, out: Path) -> str:
-    diffs = [f"  {k}: {old.get(k)!r} (stored) ≠ {new.get(k)!r} (now)" for k in sorted(new) if old.get(k) != new.get(k)]
-    what = "\n".join(diffs)
-    return (f"--resume: {out} holds a batch with other parameters / 参数与已有批次不同:\n{what}\n"
-            f"Results would mix; use another --out, or the same parameters (only --games may grow).")
+    keys = [k for k in dict.fromkeys([*PARAMETERS, *sorted(old), *sorted(new)]) if old.get(k) != new.get(k)]
+    what = "\n".join(f"  {PARAMETERS.get(k, k)}: was {_shown(old, k)}, is now {_shown(new, k)}" for k in keys)
+    why = ("the stored games were played by other code or content, so the games played now would not match them:"
+           " start over with --fresh, or use another --out" if any(k in DECIDED_BY for k in keys) else
+           "use another --out, or the same parameters (only --games may grow)")
+    return f"--resume: {out} holds a batch with other parameters / 参数与已有批次不同:\n{what}\nResults would mix; {why}."
+
+
+def _shown(params: dict, key: str) -> str:
+    if key not in params:
+        return "not recorded (an older rulekit)"
+    value = params[key]
+    return f"{value[:12]}…" if key in DECIDED_BY and isinstance(value, str) and len(value) > 12 else repr(value)
 
 
 # ---- playing -------------------------------------------------------------------------------
@@ -119,10 +173,12 @@ def play_chunk(content, agents: tuple[str, ...], players: int, chunk) -> list[tu
     return [(i, play_one(content, seed, agents, players)) for i, seed in chunk]
 
 
-def chunks(todo: list[tuple[int, int]], jobs: int) -> list[list[tuple[int, int]]]:
+def chunks(todo: Iterable[tuple[int, int]], total: int, jobs: int) -> Iterator[list[tuple[int, int]]]:
     """dask's units of work: a task costs the scheduler about a millisecond, so games go in small chunks."""
-    size = max(1, min(25, math.ceil(len(todo) / (jobs * 4))))
-    return [todo[k:k + size] for k in range(0, len(todo), size)]
+    size = max(1, min(25, math.ceil(total / (jobs * 4))))
+    games = iter(todo)
+    while chunk := list(islice(games, size)):
+        yield chunk
 
 
 def start_method() -> str:
@@ -235,8 +291,12 @@ def local_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: in
 
 
 @contextmanager
-def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: int, scheduler: str | None):
-    """The games of `todo` as their chunks end, on the dask cluster at `scheduler` or on a local one."""
+def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], total: int, jobs: int, scheduler: str | None):
+    """The games of `todo` (`total` of them) as their chunks end, on the dask cluster at `scheduler` or a local one.
+
+    A few chunks per worker are in flight at a time, each next one sent as one ends: a batch of a million
+    games never has a million games' worth of tasks waiting on the scheduler.
+    """
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -251,15 +311,30 @@ def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: int
     else:
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
-    futures = []
+    flying: set = set()
     try:
         shared = client.scatter(content, broadcast=True)
         n = len(client.scheduler_info().get("workers", {})) or jobs
-        futures = [client.submit(play_chunk, shared, batch.agents, batch.players, c, pure=False)
-                   for c in chunks(list(todo), n)]
-        yield (game for future in as_completed(futures) for game in future.result())
+        work = chunks(todo, total, n)
+
+        def send(chunk):
+            future = client.submit(play_chunk, shared, batch.agents, batch.players, chunk, pure=False)
+            flying.add(future)
+            return future
+
+        done = as_completed([send(c) for c in islice(work, n * 4)])
+
+        def games():
+            for future in done:
+                flying.discard(future)
+                chunk = next(work, None)
+                if chunk is not None:
+                    done.add(send(chunk))
+                yield from future.result()
+
+        yield games()
     finally:
-        client.cancel(futures)
+        client.cancel(list(flying))
         client.close()
         if cluster is not None:
             cluster.close()
@@ -273,11 +348,11 @@ def run(content, batch: Batch, out: Path, *, jobs: int = 1, backend: str = "loca
 
     on_start(done, total) is called once the workers are running, before the first game ends.
     """
-    store, missing = open_batch(batch, out, resume=resume, fingerprint=content.fingerprint)
+    store, missing = open_batch(content, batch, out, resume=resume)
     try:
         start = time.perf_counter()
         todo = ((i, game_seed(batch.seed, i)) for i in missing)
-        games = (dask_games(content, batch, todo, jobs, scheduler) if backend == "dask"
+        games = (dask_games(content, batch, todo, len(missing), jobs, scheduler) if backend == "dask"
                  else local_games(content, batch, todo, max(1, min(jobs, len(missing)))))
         played = errors = 0
         stopped = None

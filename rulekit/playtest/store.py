@@ -12,6 +12,12 @@ from pathlib import Path
 
 from rulekit.core.result import GameResult
 
+try:
+    import fcntl
+except ImportError:         # Windows: its own byte-range locks
+    fcntl = None
+    import msvcrt
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS batch (
     id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -86,8 +92,7 @@ class Store:
                                  f" Move it away or choose another --out.")
             existed = self.path.is_file() and self.path.stat().st_size > 0
         except OSError as err:
-            raise StoreError(f"cannot use {out} as the output folder ({_reason(err)}) / 无法使用输出目录 {out}。"
-                             f" Choose an --out in a folder you can write to.") from None
+            raise _unusable(out, err) from None
         with self._sqlite("open"):
             self.db = sqlite3.connect(self.path)
         try:
@@ -164,18 +169,18 @@ class Store:
             raise StoreError(self._changed("the batch parameters"))
         return {"params": params, "games": row[1]}
 
-    def set_batch(self, params: dict, games: int) -> None:
+    def set_batch(self, params: dict, games: int, *, replace: bool = False) -> None:
+        """Record the batch, or raise its games count; `replace` puts new parameters in place of the old ones."""
+        keep = "games = max(games, excluded.games)"
+        update = ("params = excluded.params, fingerprint = excluded.fingerprint, seed = excluded.seed,"
+                  " players = excluded.players, agents = excluded.agents, games = excluded.games") if replace else keep
         with self._sqlite("write to"):
             self.db.execute(
                 "INSERT INTO batch (id, params, fingerprint, seed, players, agents, games) VALUES (1, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT(id) DO UPDATE SET games = max(games, excluded.games)",
+                f" ON CONFLICT(id) DO UPDATE SET {update}",
                 (_dumps(params), params["fingerprint"], params["seed"], params["players"],
                  _dumps(params["agents"]), games))
             self.db.commit()
-
-    def done(self) -> set[int]:
-        with self._sqlite("read"):
-            return {g for (g,) in self.db.execute("SELECT game FROM games")}
 
     def count(self) -> int:
         with self._sqlite("read"):
@@ -220,6 +225,105 @@ class Store:
     def _changed(self, what: str) -> str:
         return (f"{self.path}: {what} cannot be read; the file was changed outside rulekit / 数据库内容被改动过。"
                 f" It was left as it is; start over with --fresh or choose another --out.")
+
+
+LOCK = ".rulekit-batch.lock"
+_HELD: set[int] = set()     # the lock files this process holds open
+
+
+@contextmanager
+def batch_lock(out: str | Path) -> Iterator[None]:
+    """Hold OUT's lock while this run writes the batch there: a second run on OUT is refused, never mixed in.
+
+    The lock is the operating system's (flock on OUT/.rulekit-batch.lock), so it is freed when the process
+    ends, however it ends: a crash or a kill leaves no stale lock, at most the empty file. A run removes
+    the file as it ends, while still holding it; one that had opened it meanwhile sees that and locks anew.
+    """
+    out = Path(out)
+    path = out / LOCK
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise _unusable(out, err) from None
+    fd = _locked(path, out)
+    try:
+        _HELD.add(fd)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())     # for the message a second run gives
+        yield
+    finally:
+        _HELD.discard(fd)
+        if fcntl is not None:       # Windows cannot remove an open file; there it stays
+            path.unlink(missing_ok=True)
+        os.close(fd)                # closing frees the lock
+
+
+def _locked(path: Path, out: Path) -> int:
+    """The lock file, open and locked by this process; a StoreError when another run holds it."""
+    for _ in range(10):     # a retry only follows another run's ending; ten in a row mean something else is wrong
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as err:
+            raise _unusable(out, err) from None
+        if not _lock(fd, out):
+            holder = _holder(fd)
+            os.close(fd)
+            raise StoreError(f"{out} is being written by another playtest run{holder} / 另一次试玩正在写入该目录。"
+                             f" Nothing in it was changed; wait for that run to finish (or stop it), or choose"
+                             f" another --out.")
+        if fcntl is None or _same_file(fd, path):
+            return fd
+        os.close(fd)        # the run that held it has just ended and removed it: lock the file there now
+    raise StoreError(f"cannot lock {path}: it keeps being replaced / 无法锁定输出目录。 Choose another --out.")
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        here, there = os.fstat(fd), os.stat(path)
+    except FileNotFoundError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def _lock(fd: int, out: Path) -> bool:
+    """Take the lock without waiting; False when another process holds it."""
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        else:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    except BlockingIOError:
+        return False
+    except OSError as err:
+        if fcntl is None:       # msvcrt says "locked" with a plain OSError
+            return False
+        raise StoreError(f"cannot lock {out / LOCK} ({_reason(err)}) / 无法锁定输出目录。 Choose an --out on a disk"
+                         f" of this computer (some network folders cannot be locked).") from None
+    return True
+
+
+def _holder(fd: int) -> str:
+    try:
+        pid = os.pread(fd, 32, 0).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError, AttributeError):
+        return ""
+    return f" (process {pid})" if pid.isdigit() else ""
+
+
+def _forget_locks() -> None:
+    """A forked worker drops its copies of the lock files, so the lock ends with the run, not with a lingering worker."""
+    for fd in _HELD:
+        os.close(fd)
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_locks)
+
+
+def _unusable(out, err: OSError) -> StoreError:
+    return StoreError(f"cannot use {out} as the output folder ({_reason(err)}) / 无法使用输出目录 {out}。"
+                      f" Choose an --out in a folder you can write to.")
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from rulekit import registry
 from rulekit.content.schema import shown
 from rulekit.content.yamlpos import Located, Span
 from rulekit.language.diagnostics import Diagnostic, nearest
@@ -19,7 +20,10 @@ from rulekit.language.diagnostics import Diagnostic, nearest
 def scenario_schema() -> dict[str, Any]:
     """The JSON Schema of a scenario file, shipped in the package."""
     text = resources.files("rulekit.scenarios").joinpath("scenario.schema.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    schema = json.loads(text)
+    top = registry.LIMITS["seed"].value    # the seed's range lives in the registry, like every other limit
+    schema["properties"]["seed"].update(minimum=0, maximum=top, description=f"a whole number from 0 to {top:,}")
+    return schema
 
 
 @functools.cache
