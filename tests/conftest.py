@@ -1,4 +1,4 @@
-"""Shared fixtures: the shipped content, loaded once per test session."""
+"""Shared fixtures: the tests' whole game (tests/fixtures/deck, never the shipped content/), loaded once."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CONTENT = ROOT / "content"
+# A frozen copy of the shipped cards: the designer rewrites content/, and no test may notice.
+CONTENT = ROOT / "tests" / "fixtures" / "deck"
 
 
 @pytest.fixture(scope="session")

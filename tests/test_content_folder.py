@@ -14,8 +14,8 @@ from rulekit.cli import main
 from rulekit.content import loader
 from rulekit.content.loader import check_paths, content_fingerprint, content_files, load_content
 from rulekit.language.diagnostics import ContentError
+from tests.conftest import CONTENT
 
-REPO = Path(__file__).resolve().parents[1]
 
 EXTRA = """\
 - id: extra_card
@@ -31,7 +31,7 @@ EXTRA = """\
 
 @pytest.fixture
 def content(tmp_path) -> Path:
-    shutil.copytree(REPO / "content", tmp_path / "content")
+    shutil.copytree(CONTENT, tmp_path / "content")
     return tmp_path / "content"
 
 
@@ -116,7 +116,7 @@ def test_a_folder_that_cannot_be_read_is_an_error_not_skipped(content, monkeypat
     assert found[0] is d                                     # the cause comes first
     with pytest.raises(ContentError):
         load_content(content)
-    assert content_fingerprint(content) != content_fingerprint(REPO / "content")
+    assert content_fingerprint(content) != content_fingerprint(CONTENT)
 
 
 # ---- linting one file checks it against the whole folder ---------------------------------------------

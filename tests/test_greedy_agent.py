@@ -8,10 +8,10 @@ estimates, generated once per card, go when the card's content goes.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from rulekit.agents.greedy import GreedyAgent
 from rulekit.core.game import Game
+from tests.conftest import CONTENT
 
 
 def test_tie_breaks_draw_as_random_choice():
@@ -79,7 +79,7 @@ def test_a_dropped_content_takes_its_compiled_estimates_along():
     from rulekit.agents import estgen
     from rulekit.content.loader import load_content
 
-    content = load_content(Path(__file__).resolve().parents[1] / "content")
+    content = load_content(CONTENT)
     for card in content.cards:
         estgen.of(card)
     watched, made, before = weakref.ref(content.cards[0]), len(content.cards), len(estgen._cache)
