@@ -22,6 +22,8 @@ from rulekit.language.parser import parse_effect_recovering, parse_expression
 KIND_FOLDERS: dict[str, str] = {"advisors": "advisor", "policies": "policy", "events": "event", "combos": "combo"}
 YAML_SUFFIXES = (".yaml", ".yml")       # in any case: .YAML and .Yml are read too
 SKIPPED_FOLDERS = ("__pycache__",)      # and every name starting with '.'
+SCENARIO_FOLDER = "scenarios"          # directly in a content folder: the designer's scenario files, not cards
+SCENARIO_SUFFIX = ".scenario.yaml"
 STAGE_COPIES = {1: 3, 2: 2, 3: 1}      # docs/rules.md: default copies of a policy by stage
 EVENT_COPIES = 1
 ADVISORS_DEALT = 2                      # each player draws 2 advisors and keeps 1
@@ -43,7 +45,8 @@ class Listing:
 def content_files(root: str | Path) -> Listing:
     """The one list of the files that make up a content folder, for the loader, the linter and the
     fingerprint alike: every YAML file (.yaml or .yml, in any case) in every folder below root,
-    leaving out names that start with '.' and __pycache__, sorted by their path inside root.
+    leaving out names that start with '.', __pycache__, and root's own scenarios/ folder (scenario
+    files are run by `rulekit test`; editing one changes no card), sorted by their path inside root.
 
     Links to folders are not followed (a link can point back up and loop); links to files are.
     """
@@ -62,6 +65,8 @@ def content_files(root: str | Path) -> Listing:
         for entry in entries:
             if entry.name.startswith(".") or entry.name in SKIPPED_FOLDERS:
                 continue
+            if folder == root and entry.name == SCENARIO_FOLDER:
+                continue
             path = Path(entry.path)
             try:
                 if entry.is_dir(follow_symlinks=False):
@@ -73,6 +78,16 @@ def content_files(root: str | Path) -> Listing:
     files.sort(key=lambda p: p.relative_to(root).parts)
     unreadable.sort(key=lambda u: u[0].relative_to(root).parts)
     return Listing(tuple(files), tuple(unreadable))
+
+
+def scenario_owner(path: str | Path) -> Path | None:
+    """The content folder whose scenarios/ folder is or holds path (None: path is in no such folder)."""
+    path = Path(path)
+    near = [path, *path.parents] if path.is_dir() else list(path.parents)
+    for folder in near + [p for p in path.absolute().parents if p not in near]:
+        if folder.name == SCENARIO_FOLDER and (folder.parent / "rules.yaml").is_file():
+            return folder.parent
+    return None
 
 
 @dataclass

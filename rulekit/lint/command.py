@@ -9,6 +9,7 @@ import click
 
 import rulekit
 from rulekit.console import Command
+from rulekit.content.loader import SCENARIO_SUFFIX, scenario_owner
 from rulekit.lint import render
 from rulekit.lint.filters import Selection, SelectorError, parse_selectors
 from rulekit.lint.rules import RULES, closest, get
@@ -85,6 +86,11 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], content_dir: Path | None, 
             raise click.UsageError("there is no content/ folder here; give the folder to check, "
                                    "such as `rulekit lint path/to/content`")
         paths = (DEFAULT_PATH,)
+    for path in paths:
+        if path.name.endswith(SCENARIO_SUFFIX) or scenario_owner(path) is not None:
+            what = "holds scenario files" if path.is_dir() else "is a scenario file"
+            raise click.UsageError(f"{path} {what}, not cards: `rulekit test {path}` checks and runs scenarios "
+                                   "(`rulekit lint` checks the cards of a content folder)")
     try:
         selection = Selection(parse_selectors(select, "--select", RULES), parse_selectors(ignore, "--ignore", RULES))
     except SelectorError as err:

@@ -264,7 +264,8 @@ RULES: dict[str, Rule] = _rules(
         "RK007", "file-outside-kind-folders",
         """
         Finds YAML files in a content folder that are not in `advisors/`, `policies/`,
-        `events/` or `combos/` (and are not `rules.yaml`).
+        `events/` or `combos/` (and are not `rules.yaml`, nor the scenario files of
+        `scenarios/`, which `rulekit test` runs).
         """,
         """
         The folder a file sits in says what kind of card it holds, so rulekit ignores a file
