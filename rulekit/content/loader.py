@@ -174,6 +174,38 @@ def check_paths(paths: Iterable[str | Path]) -> tuple[Content | None, list[Diagn
     return (None if has_errors else first), sorted(diags, key=Diagnostic.sort_key)
 
 
+@dataclass(frozen=True)
+class Marked:
+    """A card still waiting for the designer (`status: proposed` or `tbd`): where it is written, what it is."""
+
+    file: str
+    line: int
+    kind: str
+    id: str | None
+    name: str | None
+    stage: int | None
+
+
+def cards_marked(paths: Iterable[str | Path], status: str) -> tuple[list[Marked], list[Diagnostic]]:
+    """The cards of the paths whose `status:` is the one given, in file order, and the errors of what could
+    not be read (its cards are unknown). The files are only read, not checked: a card with a mistake is
+    listed all the same."""
+    roots, loose, wanted, diags = resolve_paths(paths)
+    found: list[Marked] = []
+    for i, root in enumerate(roots or ([None] if loose else [])):
+        run = _Run(root, asked=wanted)
+        card_files = layout(run, root)[1] if root is not None else []
+        for p, kind in [*card_files, *((p, None) for p in (loose if i == 0 else []))]:
+            _read_file(run, p, kind, str(p))
+        diags += [d for d in run.diags if d.severity == "error" and d.code in (*UNREADABLE_CODES, "RK009")
+                  and _asked(d, root, wanted)]
+        for d in run.drafts:
+            if d.kind and d.status == status and _within(Path(d.file).resolve(), wanted):
+                stage = d.data.get("stage") if d.kind == "policy" else None
+                found.append(Marked(d.file, d.line, d.kind, d.id, d.name, stage if isinstance(stage, int) else None))
+    return found, sorted(diags, key=Diagnostic.sort_key)
+
+
 def resolve_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path], list[Path], list[Diagnostic]]:
     """The content folders to check, the loose files outside any, what was asked for, and RK008s."""
     roots: list[Path] = []
@@ -569,11 +601,17 @@ def _folder_checks(run: _Run, cards: list[Card], rules: dict[str, Any],
     proposed = sum(1 for d in run.drafts if d.kind and d.status == "proposed")
     tbd = sum(1 for d in run.drafts if d.kind and d.status == "tbd")
     if proposed:
-        run.report("RK305", (f"{proposed} proposed cards await the designer's decision" if proposed != 1
-                    else "1 proposed card awaits the designer's decision"), where)
+        count = f"{proposed} proposed cards await" if proposed != 1 else "1 proposed card awaits"
+        run.report("RK305", f"{count} the designer's decision ({_listed(where, 'proposed', proposed)})", where)
     if tbd:
-        run.report("RK306", f"{tbd} card{'s are' if tbd != 1 else ' is'} marked tbd (no effect yet, left out of the decks)",
+        count = f"{tbd} cards are" if tbd != 1 else "1 card is"
+        run.report("RK306", f"{count} marked tbd (no effect yet, left out of the decks; {_listed(where, 'tbd', tbd)})",
                    where)
+
+
+def _listed(where: str, status: str, count: int) -> str:
+    """How to see the cards a count note counts."""
+    return f"`rulekit lint {where or '.'} --list {status}` names {'them' if count != 1 else 'it'}"
 
 
 def _absent(run: _Run, include_tbd: bool, only_designed: bool) -> dict[str, str]:

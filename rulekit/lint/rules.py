@@ -1835,7 +1835,8 @@ RULES: dict[str, Rule] = _rules(
         """,
         """
         Decide: keep the card as it is and remove `status: proposed` (it becomes designed),
-        change it, or delete it. To hide the count, `--ignore RK305`.
+        change it, or delete it. `rulekit lint --list proposed` names every proposed card with
+        its file and line. To hide the count, `--ignore RK305`.
         """,
         """
         - id: hygiene_kits
@@ -1865,8 +1866,9 @@ RULES: dict[str, Rule] = _rules(
           status: tbd
         """,
         """
-        Write the card's effect and remove `status: tbd` (or mark it `proposed`). To hide
-        the count, `--ignore RK306`.
+        Write the card's effect and remove `status: tbd` (or mark it `proposed`).
+        `rulekit lint --list tbd` names every tbd card with its file and line. To hide the
+        count, `--ignore RK306`.
         """,
         """
         - id: hygiene_kits
