@@ -27,3 +27,17 @@ def engine_content():
     from rulekit.content.loader import load_content
 
     return load_content(ENGINE_CONTENT)
+
+
+def pytest_collection_finish(session):
+    """Start the designer's edited copy (tests/test_designer_edits.py) now, so that it runs beside the suite."""
+    from tests import designer_copy
+
+    if not session.config.option.collectonly:
+        designer_copy.start_if_collected({item.nodeid for item in session.items})
+
+
+def pytest_sessionfinish(session, exitstatus):
+    from tests import designer_copy
+
+    designer_copy.stop()
