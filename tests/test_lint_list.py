@@ -101,3 +101,11 @@ def test_the_counting_notes_name_the_command_that_lists_the_cards(content):
             "(`rulekit lint content --list proposed` names them)") in lines
     assert ("content: RK306 1 card is marked tbd (no effect yet, left out of the decks; "
             "`rulekit lint content --list tbd` names it)") in lines
+
+
+@pytest.mark.parametrize("option", [["--output-format", "json"], ["--select", "RK2"], ["--ignore", "RK305"],
+                                    ["--exit-zero"]])
+def test_an_option_the_list_cannot_honour_is_refused_not_ignored(content, option):
+    code, lines = run("--list", "proposed", *option)
+    assert code == 2
+    assert f"--list prints the cards one a line and checks nothing, so it takes no {option[0]}" in "\n".join(lines)

@@ -115,6 +115,11 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], content_dir: Path | None, 
             raise click.UsageError(f"{path} {what}, not cards: `rulekit test {path}` checks and runs scenarios "
                                    "(`rulekit lint` checks the cards of a content folder)")
     if list_status is not None:
+        unused = [name for name, given in (("--output-format", output_format != "full"), ("--select", select),
+                                           ("--ignore", ignore), ("--exit-zero", exit_zero)) if given]
+        if unused:
+            raise click.UsageError(f"--list prints the cards one a line and checks nothing, so it takes no "
+                                   f"{' or '.join(unused)}; run `rulekit lint` without --list for those")
         ctx.exit(_list(paths, list_status))
     try:
         selection = Selection(parse_selectors(select, "--select", RULES), parse_selectors(ignore, "--ignore", RULES))
