@@ -1,13 +1,14 @@
 """The core's speed, as ratios measured side by side in one run (these machines are shared and noisy).
 
-Prints: random and greedy games per CPU-second (4 players, shipped content) and their ratio to the
+Prints: random and greedy games per CPU-second (4 players, shipped content or --content DIR) and their ratio to the
 hand-written ceiling loop (benchmarks/ceiling.py); generated effects against the reference walker;
 a card effect in generated code against the same effect written by hand against the runtime; and
 clone() of a mid-game state as a share of a whole game. With `--old DIR` (a checkout of an earlier
 rulekit, e.g. made with `git worktree add /tmp/before HEAD~10`), the same games are timed with that
 rulekit in a subprocess, for the before/after ratio.
 
-Run by hand: `python benchmarks/bench_engine.py [--games N] [--old DIR]`. Prints figures; asserts nothing.
+Run by hand: `python benchmarks/bench_engine.py [--games N] [--old DIR] [--content DIR]`. Prints figures;
+asserts nothing.
 """
 
 from __future__ import annotations
@@ -118,8 +119,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--old", type=Path, help="a checkout of an earlier rulekit to compare with")
+    ap.add_argument("--content", type=Path, default=ROOT / "content",
+                    help="the content folder to play (default: the shipped content/)")
     args = ap.parse_args()
-    content = load_content(ROOT / "content")
+    content = load_content(args.content)
     games = args.games
     ceil, decisions, changes = ceiling.games_per_cpu_second(max(games, 300))
     print(f"ceiling loop        {ceil:8.1f} games/CPU-s ({decisions:.0f} decisions, {changes:.0f} cell changes a game)")

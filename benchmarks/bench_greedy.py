@@ -1,6 +1,6 @@
 """Greedy games per CPU-second: this rulekit, and (with --old DIR) an older rulekit beside it, with their ratio.
 
-Run by hand: `python benchmarks/bench_greedy.py [--old DIR] [--games N] [--players P] [--rounds R]`.
+Run by hand: `python benchmarks/bench_greedy.py [--old DIR] [--games N] [--players P] [--rounds R] [--content DIR]`.
 DIR is a directory holding an older `rulekit` package and its `content` folder (a checkout or an
 unpacked release). Each figure is measured in a fresh Python process (PYTHONPATH set to the
 rulekit it measures), after one game to warm up; the runs of the two alternate and each keeps
@@ -32,9 +32,9 @@ def worker(content: str, games: int, players: int) -> None:
     print(games / (time.process_time() - start))
 
 
-def measure(root: Path, games: int, players: int) -> float:
+def measure(root: Path, content: Path, games: int, players: int) -> float:
     env = {**os.environ, "PYTHONPATH": str(root)}
-    out = subprocess.run([sys.executable, __file__, "--worker", str(root / "content"), str(games), str(players)],
+    out = subprocess.run([sys.executable, __file__, "--worker", str(content), str(games), str(players)],
                          env=env, capture_output=True, text=True, check=False)
     if out.returncode != 0:
         sys.exit(f"measuring the rulekit in {root} failed:\n{out.stderr.strip()}")
@@ -47,6 +47,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40, help="games per run (default 40)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=3, help="runs of each, best kept (default 3)")
+    ap.add_argument("--content", type=Path, default=ROOT / "content",
+                    help="the content folder this rulekit plays (default: the shipped content/)")
     ap.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -57,8 +59,8 @@ def main() -> None:
     new = old = 0.0
     for _ in range(args.rounds):
         if args.old is not None:
-            old = max(old, measure(args.old.resolve(), args.games, args.players))
-        new = max(new, measure(ROOT, args.games, args.players))
+            old = max(old, measure(args.old.resolve(), args.old.resolve() / "content", args.games, args.players))
+        new = max(new, measure(ROOT, args.content.resolve(), args.games, args.players))
     print(f"greedy, {args.players} players, {args.games} games a run, best of {args.rounds}")
     if args.old is not None:
         print(f"old ({args.old}): {old:7.1f} games per CPU-second")

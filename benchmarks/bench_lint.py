@@ -1,7 +1,7 @@
 """Cards per second of `rulekit lint`, cold and with a warm cache, on a few thousand generated cards.
 
-Run by hand: `python benchmarks/bench_lint.py [--cards N] [--breakdown]`. Prints figures; asserts
-nothing. The cards are the shipped content copied with new ids, names and numbers, so every
+Run by hand: `python benchmarks/bench_lint.py [--cards N] [--breakdown] [--content DIR]`. Prints figures;
+asserts nothing. The cards are the shipped content (or DIR) copied with new ids, names and numbers, so every
 effect text differs; one process, pinned to one core where the system allows it.
 """
 
@@ -26,9 +26,8 @@ _QUOTED = re.compile(r'"([^"\n]+)"')
 _SMALL = re.compile(r"(?<=[ (])(?<!stage )(?<!unlocked\()([1-4])(?=[\s),])")
 
 
-def generate(folder: Path, cards: int, seed: int = 1) -> int:
-    """Copies of content/ with new ids, names and numbers until there are `cards` cards."""
-    src = ROOT / "content"
+def generate(folder: Path, cards: int, src: Path, seed: int = 1) -> int:
+    """Copies of the content folder src with new ids, names and numbers until there are `cards` cards."""
     folder.mkdir(parents=True)
     shutil.copy(src / "rules.yaml", folder / "rules.yaml")
     texts = {p.relative_to(src): p.read_text(encoding="utf-8")
@@ -104,6 +103,8 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=3, help="best of this many runs (cold runs: at most 2)")
     ap.add_argument("--breakdown", action="store_true", help="also show where a cold run spends its time")
+    ap.add_argument("--content", type=Path, default=ROOT / "content",
+                    help="the content folder to copy (default: the shipped content/)")
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
@@ -112,7 +113,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "content"
-        cards = generate(folder, args.cards)
+        cards = generate(folder, args.cards, args.content)
         files = sum(1 for _ in folder.rglob("*.yaml"))
         os.environ["RULEKIT_CACHE_DIR"] = str(Path(tmp) / "cache")
         found = lint([folder], use_cache=False).diagnostics

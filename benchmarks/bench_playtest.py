@@ -2,7 +2,7 @@
 
 Measures the real runner (games played and stored in SQLite; summary and report left out), each run in a
 fresh process so its peak memory is its own:
-    python benchmarks/bench_playtest.py [--games 2000] [--small 500] [--agent greedy] [--repeat 1]
+    python benchmarks/bench_playtest.py [--games 2000] [--small 500] [--agent greedy] [--repeat 1] [--content DIR]
 
 The ratio (2 jobs / 1 job) is the figure to watch: the engine's own speed changes, the ratio should stay
 near 2 on two idle cores. "others busy" says how many cores other programs kept busy during a run: a
@@ -22,17 +22,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-CONTENT = Path(__file__).resolve().parent.parent / "content"
+SHIPPED = Path(__file__).resolve().parent.parent / "content"
 
 
-def measure(agent: str, games: int, jobs: int) -> dict:
+def measure(folder: Path, agent: str, games: int, jobs: int) -> dict:
     """Play one batch in this process: its speed, the peak memory of this process and of its workers, and
     how many cores other programs kept busy meanwhile (on a shared machine they take cores from the jobs)."""
     from rulekit.content.loader import load_content
     from rulekit.playtest.runner import Batch, run
 
-    content = load_content(CONTENT)
-    batch = Batch(str(CONTENT), games, 1, 4, (agent,) * 4)
+    content = load_content(folder)
+    batch = Batch(str(folder), games, 1, 4, (agent,) * 4)
     busy, ours = machine_busy_seconds(), own_cpu_seconds()
     with tempfile.TemporaryDirectory() as tmp:
         outcome = run(content, batch, Path(tmp), jobs=jobs)
@@ -62,8 +62,9 @@ def machine_busy_seconds() -> float | None:
     return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
-def in_fresh_process(agent: str, games: int, jobs: int) -> dict:
-    cmd = [sys.executable, __file__, "--measure", "--agent", agent, "--games", str(games), "--jobs", str(jobs)]
+def in_fresh_process(folder: Path, agent: str, games: int, jobs: int) -> dict:
+    cmd = [sys.executable, __file__, "--measure", "--content", str(folder), "--agent", agent, "--games", str(games),
+           "--jobs", str(jobs)]
     return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
 
 
@@ -75,21 +76,23 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each, 1 job and 2 jobs taking turns; the fastest of each counts (a shared"
                              " machine only ever slows a run down)")
+    parser.add_argument("--content", type=Path, default=SHIPPED,
+                        help="the content folder (default: the shipped content/)")
     parser.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(measure(args.agent, args.games, args.jobs)))
+        print(json.dumps(measure(args.content, args.agent, args.games, args.jobs)))
         return
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{args.agent} players, 4 seats, shipped content; {os.cpu_count()} CPUs, load average {load:.1f} at the start")
+    print(f"{args.agent} players, 4 seats, {args.content}; {os.cpu_count()} CPUs, load average {load:.1f} at the start")
     print(f"{'games':>6} {'jobs':>4} {'games/s':>8} {'CPU ms/game':>12} {'peak MB parent':>15} {'peak MB worker':>15}"
           f" {'others busy':>12}")
     for games in (args.small, args.games):
         runs = {1: [], 2: []}
         for _ in range(args.repeat):
             for jobs in runs:
-                runs[jobs].append(in_fresh_process(args.agent, games, jobs))
+                runs[jobs].append(in_fresh_process(args.content, args.agent, games, jobs))
         one, two = (max(runs[jobs], key=lambda m: m["games_per_second"]) for jobs in (1, 2))
         for jobs, m in ((1, one), (2, two)):
             worker = f"{m['worker_mb']:15.0f}" if jobs > 1 else f"{'—':>15}"

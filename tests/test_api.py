@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import rulekit
+from tests.conftest import CONTENT
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,7 +28,7 @@ def test_every_name_the_document_promises_is_importable_from_rulekit():
 
 
 def test_load_content_and_run_game(content):
-    again = rulekit.load_content(ROOT / "content")
+    again = rulekit.load_content(CONTENT)
     result = rulekit.run_game(again, 7, ["greedy"])
     assert result.end_reason in ("won_fight", "events_exhausted", "max_rounds", "one_left")
     assert result == rulekit.run_game(again, 7, ["greedy"]), "a game is a pure function of its inputs"

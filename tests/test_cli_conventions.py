@@ -61,7 +61,7 @@ def test_a_negative_seed_is_refused_with_a_plain_message(command, tmp_path):
 
 def test_a_latin1_console_gets_replacement_characters_not_a_traceback(tmp_path):
     legacy = CliRunner(charset="latin-1")
-    r = run("play", "--seed", 2, runner=legacy)
+    r = run("play", "--content", CONTENT, "--seed", 2, runner=legacy)
     assert r.exit_code == 0
     assert "?? The Plague Arrives" in r.output
     r = run("playtest", CONTENT, "--games", 2, "--out", tmp_path, "--quiet", runner=legacy)

@@ -1,10 +1,10 @@
 """Issue #3: every construct of the effect language is exercised by a scenario test.
 
 The effects of every card the scenario files use are parsed and their syntax trees walked:
-the cards under `cards:` in tests/scenarios/*.scenario.yaml, and the content cards the
-scenarios name (advisors, hands, tableaus, events, `play`/`event` steps, `combos:`). Every
-statement type of `rulekit.language.ast`, every handler form, amount mode, predicate,
-function, quantity, trigger, verb, value and phase of `rulekit.registry` (and the other forms
+the cards under `cards:` in tests/scenarios/*.scenario.yaml, and the cards of the tests' deck
+(tests/fixtures/deck) the scenarios name (advisors, hands, tableaus, events, `play`/`event`
+steps, `combos:`). Every statement type of `rulekit.language.ast`, every handler form, amount
+mode, predicate, function, quantity, trigger, verb, value and phase of `rulekit.registry` (and the other forms
 listed in `_required`: operators, kinds, card kinds, if/elif/else, draw with and without keep…)
 must appear at least once, so a construct nobody tests is reported by name and coverage cannot
 quietly drift.
@@ -24,6 +24,7 @@ from rulekit import registry
 from rulekit.content.loader import load_content
 from rulekit.language import ast
 from rulekit.language.parser import parse_effect, parse_expression
+from tests.conftest import CONTENT
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*.scenario.yaml"))
@@ -53,7 +54,7 @@ def _content_refs(data: dict) -> list[str]:
 
 def _used_trees() -> dict[str, tuple[str, list[ast.Node]]]:
     """{card label: (its kind, [its effect Program, its combo `when:` expression])} for every card a scenario uses."""
-    content = load_content(ROOT / "content")
+    content = load_content(CONTENT)
     trees: dict[str, tuple[str, list[ast.Node]]] = {}
     problems: list[str] = []
     for path in SCENARIOS:
@@ -81,7 +82,7 @@ def _used_trees() -> dict[str, tuple[str, list[ast.Node]]]:
                 continue
             card = content.lookup(ref)
             if card is None:
-                problems.append(f"{path.name}: '{ref}' is neither a test card nor a content card")
+                problems.append(f"{path.name}: '{ref}' is neither a test card nor a card of the tests' deck")
                 continue
             trees.setdefault(card.label, (card.kind, [t for t in (card.effect, card.when) if t is not None]))
     assert not problems, "\n".join(problems)

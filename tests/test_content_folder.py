@@ -14,8 +14,8 @@ from rulekit.cli import main
 from rulekit.content import loader
 from rulekit.content.loader import check_paths, content_files, load_content
 from rulekit.language.diagnostics import ContentError
+from tests.conftest import CONTENT
 
-REPO = Path(__file__).resolve().parents[1]
 
 EXTRA = """\
 - id: extra_card
@@ -31,7 +31,7 @@ EXTRA = """\
 
 @pytest.fixture
 def content(tmp_path) -> Path:
-    shutil.copytree(REPO / "content", tmp_path / "content")
+    shutil.copytree(CONTENT, tmp_path / "content")
     return tmp_path / "content"
 
 

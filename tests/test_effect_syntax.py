@@ -14,8 +14,8 @@ from rulekit.cli import main
 from rulekit.content.loader import check_paths, load_content
 from rulekit.language.diagnostics import ContentError
 from rulekit.language.parser import Origin, parse_effect, parse_expression
+from tests.conftest import CONTENT
 
-REPO = Path(__file__).resolve().parents[1]
 EFFECT_LINE = 7          # the file line of the effect's first line in CARD
 EFFECT_COL = 5
 
@@ -192,7 +192,7 @@ def test_a_number_past_the_limit_is_rk104_at_the_number(tmp_path):
 
 def test_a_deep_unlock_condition_is_an_error_in_rules_yaml(tmp_path):
     root = tmp_path / "content"
-    shutil.copytree(REPO / "content", root)
+    shutil.copytree(CONTENT, root)
     rules = root / "rules.yaml"
     rules.write_text(rules.read_text(encoding="utf-8").replace(
         'stage2: "infected > 12"', 'stage2: "' + "not " * 3000 + 'infected > 12"'), encoding="utf-8")
@@ -203,7 +203,7 @@ def test_a_deep_unlock_condition_is_an_error_in_rules_yaml(tmp_path):
 @pytest.mark.parametrize("name", ["3,000 nots", "an expression over 3,000 lines"])
 def test_play_refuses_a_deep_card_with_a_message_not_a_traceback(tmp_path, name):
     root = tmp_path / "content"
-    shutil.copytree(REPO / "content", root)
+    shutil.copytree(CONTENT, root)
     p = root / "policies" / "deep.yaml"
     body = "\n".join("    " + line for line in DEEP[name].split("\n"))
     p.write_text(CARD.format(effect=body), encoding="utf-8")

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from rulekit.cli import main
 from rulekit.lint.render import split_lines
+from tests.conftest import CONTENT
 from tests.lint_fixtures import private_lint_cache  # noqa: F401 — autouse: the cache away from ~/.cache
 
-REPO = Path(__file__).resolve().parents[1]
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 CARD = """\
@@ -97,7 +97,7 @@ def test_any_effect_text(folder, words, cache):
 
 
 # The first three cards of a real file.
-REAL = (REPO / "content" / "policies" / "stage2.yaml").read_text(encoding="utf-8").split("\n- id:")
+REAL = (CONTENT / "policies" / "stage2.yaml").read_text(encoding="utf-8").split("\n- id:")
 REAL = "\n- id:".join(REAL[:4]) + "\n"
 
 

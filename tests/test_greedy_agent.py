@@ -8,10 +8,10 @@ estimates, generated once per card, go when the card's content goes.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from rulekit.agents.greedy import GreedyAgent
 from rulekit.core.game import Game
+from tests.conftest import CONTENT, ENGINE_CONTENT
 
 
 def test_tie_breaks_draw_as_random_choice():
@@ -79,7 +79,7 @@ def test_a_dropped_content_takes_its_compiled_estimates_along():
     from rulekit.agents import estgen
     from rulekit.content.loader import load_content
 
-    content = load_content(Path(__file__).resolve().parents[1] / "content")
+    content = load_content(CONTENT)
     for card in content.cards:
         estgen.of(card)
     watched, made, before = weakref.ref(content.cards[0]), len(content.cards), len(estgen._cache)
@@ -146,7 +146,7 @@ def test_advisors_that_square_a_number_26_times_stop_the_game_at_once(tmp_path):
     import sys
 
     root = tmp_path / "content"
-    shutil.copytree(Path(__file__).parent / "fixtures" / "engine", root)
+    shutil.copytree(ENGINE_CONTENT, root)
     lines = ["on setup:", "  let a0 = 3", *(f"  let a{k + 1} = a{k} * a{k}" for k in range(26)), "  money += a26"]
     effect = "\\n".join(lines)
     (root / "advisors" / "advisors.yaml").write_text(

@@ -14,11 +14,11 @@ from rulekit.cli import main
 from rulekit.language.diagnostics import Diagnostic
 from rulekit.lint import render
 from rulekit.lint.render import display_width
+from tests.conftest import CONTENT
 from tests.lint_fixtures import private_lint_cache  # noqa: F401 — autouse: the cache away from ~/.cache
 
-REPO = Path(__file__).resolve().parents[1]
 
-# (file, text to replace, replacement) applied once each to a copy of content/.
+# (file, text to replace, replacement) applied once each to a copy of the tests' deck.
 BREAKS = [
     ("policies/stage1.yaml", "      medical += 1\n", "      medicl += 1\n"),           # typo in a track
     ("policies/stage2.yaml", "      remove 1 resident", "      cure 1 resident"),        # wrong kind for a verb
@@ -54,9 +54,9 @@ def run(*args: str):
 
 @pytest.fixture(scope="module")
 def broken(tmp_path_factory) -> Path:
-    """A copy of content/ broken in every way of BREAKS, in a folder of its own."""
+    """A copy of the tests' deck broken in every way of BREAKS, in a folder of its own."""
     top = tmp_path_factory.mktemp("broken")
-    shutil.copytree(REPO / "content", top / "content", ignore=shutil.ignore_patterns(".rulekit_cache"))
+    shutil.copytree(CONTENT, top / "content", ignore=shutil.ignore_patterns(".rulekit_cache"))
     for rel, old, new in BREAKS:
         p = top / "content" / rel
         text = p.read_text(encoding="utf-8")
@@ -241,8 +241,9 @@ def test_summary_counts_errors_warnings_files_and_notes(broken, monkeypatch):
     assert render.summary(one, 2) == "1 error, 1 warning in 2 files, 2 notes"
 
 
-def test_the_real_content_is_clean_and_notes_do_not_fail(monkeypatch):
-    monkeypatch.chdir(REPO)
+def test_a_clean_deck_passes_and_notes_do_not_fail(tmp_path, monkeypatch):
+    shutil.copytree(CONTENT, tmp_path / "content")
+    monkeypatch.chdir(tmp_path)
     result = run("--no-cache")                  # default path: content/
     assert result.exit_code == 0, result.output
     assert "proposed cards await the designer's decision" in result.output
@@ -303,7 +304,7 @@ def test_a_single_file_or_kind_folder_shows_only_its_problems(broken, monkeypatc
 
 
 def test_rules_yaml_is_checked_too(tmp_path):
-    shutil.copytree(REPO / "content", tmp_path / "content", ignore=shutil.ignore_patterns(".rulekit_cache"))
+    shutil.copytree(CONTENT, tmp_path / "content", ignore=shutil.ignore_patterns(".rulekit_cache"))
     rules = tmp_path / "content" / "rules.yaml"
     text = rules.read_text(encoding="utf-8")
     rules.write_text(text.replace("players: 4", "players: four", 1), encoding="utf-8")

@@ -15,8 +15,7 @@ from rulekit.cli import main
 from rulekit.content.loader import check_paths
 from rulekit.lint import cache
 from rulekit.lint.run import lint
-
-REPO = Path(__file__).resolve().parents[1]
+from tests.conftest import CONTENT
 
 
 class Hostile:
@@ -37,7 +36,7 @@ def key(d):
 def content(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("RULEKIT_CACHE_DIR", raising=False)
-    shutil.copytree(REPO / "content", tmp_path / "content")
+    shutil.copytree(CONTENT, tmp_path / "content")
     return tmp_path / "content"
 
 
@@ -76,7 +75,7 @@ def test_the_cache_is_json_in_the_users_cache_folder_not_in_the_content(content,
     stored = json.loads((folder / "lint-files.json").read_text(encoding="utf-8"))
     assert set(stored) == {"generation", "entries"}
     assert not (content / ".rulekit_cache").exists()
-    assert cache.cache_dir(content) != cache.cache_dir(REPO / "content")   # one folder per content folder
+    assert cache.cache_dir(content) != cache.cache_dir(CONTENT)   # one folder per content folder
 
 
 def test_a_tampered_entry_is_checked_again_not_believed(content):

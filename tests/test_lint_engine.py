@@ -15,9 +15,9 @@ from rulekit.content.loader import check_paths
 from rulekit.lint import cache, engine
 from rulekit.lint.rules import RULES
 from rulekit.lint.run import lint
+from tests.conftest import CONTENT
 from tests.lint_fixtures import private_lint_cache  # noqa: F401 — autouse: the cache away from ~/.cache
 
-REPO = Path(__file__).resolve().parents[1]
 
 
 def key(d):
@@ -30,7 +30,7 @@ def same(a, b) -> bool:
 
 @pytest.fixture
 def content(tmp_path) -> Path:
-    shutil.copytree(REPO / "content", tmp_path / "content", ignore=shutil.ignore_patterns(".rulekit_cache"))
+    shutil.copytree(CONTENT, tmp_path / "content", ignore=shutil.ignore_patterns(".rulekit_cache"))
     return tmp_path / "content"
 
 

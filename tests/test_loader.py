@@ -11,8 +11,8 @@ from rulekit.content.rules import DEFAULT_RULES, load_rules, merge_rules
 from rulekit.content.yamlpos import parse_yaml
 from rulekit.language import ast
 from rulekit.language.diagnostics import ContentError
+from tests.conftest import CONTENT
 
-REPO = Path(__file__).resolve().parents[1]
 
 HOSPITAL = """\
 - id: hospital_expansion
@@ -48,13 +48,13 @@ def errors(root: Path):
     return [d for d in diags(root) if d.severity == "error"]
 
 
-# ---- the project's own content -----------------------------------------------------------
+# ---- a whole content folder ----------------------------------------------------------------
 
-def test_the_content_folder_loads_without_errors():
-    content = load_content(REPO / "content")
+def test_the_tests_deck_loads_without_errors():
+    content = load_content(CONTENT)
     assert content.lookup("医院扩容").price == (2, 3, 4)
     assert {c.kind for c in content.cards} == {"advisor", "policy", "event", "combo"}
-    _, found = check_paths([REPO / "content"])
+    _, found = check_paths([CONTENT])
     assert [d for d in found if d.severity == "error"] == []
 
 

@@ -13,6 +13,8 @@ from click.testing import CliRunner
 from rulekit.cli import main
 from tests.conftest import CONTENT
 
+DECK = ("--content", str(CONTENT))       # the tests' deck, not the designer's content/
+
 
 def run(*args):
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
@@ -26,7 +28,7 @@ def content_with(tmp_path, policy_yaml: str):
 
 
 def test_play_prints_rounds_board_and_ranking():
-    r = run("play", "--seed", "3")
+    r = run("play", *DECK, "--seed", "3")
     assert r.exit_code == 0, r.output
     assert "Round 1" in r.output and "事件 Event:" in r.output
     assert "排名 Ranking:" in r.output and "胜者 winner" in r.output
@@ -34,15 +36,15 @@ def test_play_prints_rounds_board_and_ranking():
 
 
 def test_same_seed_same_output_in_another_process():
-    cmd = [sys.executable, "-m", "rulekit", "play", "--seed", "11", "--players", "3"]
+    cmd = [sys.executable, "-m", "rulekit", "play", *DECK, "--seed", "11", "--players", "3"]
     a = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    b = run("play", "--seed", "11", "--players", "3").output
+    b = run("play", *DECK, "--seed", "11", "--players", "3").output
     assert a == b
 
 
 def test_log_replays_exactly(tmp_path):
     log = tmp_path / "game.jsonl"
-    r = run("play", "--seed", "5", "--agents", "random,default,random,default", "--log", str(log))
+    r = run("play", *DECK, "--seed", "5", "--agents", "random,default,random,default", "--log", str(log))
     assert r.exit_code == 0
     lines = log.read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["e"] == "header"
@@ -53,7 +55,7 @@ def test_log_replays_exactly(tmp_path):
 
 def test_tampered_log_is_caught(tmp_path):
     log = tmp_path / "game.jsonl"
-    run("play", "--seed", "5", "--log", str(log))
+    run("play", *DECK, "--seed", "5", "--log", str(log))
     lines = log.read_text(encoding="utf-8").splitlines()
     recs = [json.loads(l) for l in lines]
     k = next(i for i, r in enumerate(recs) if r["e"] == "ask" and r["q"] == "strategy")
@@ -69,7 +71,7 @@ def test_tampered_log_is_caught(tmp_path):
     (["--agents", "random,random"], "2 agents named for 4 players"),
 ])
 def test_command_line_misuse_exits_2(args, words):
-    r = run("play", *args)
+    r = run("play", *DECK, *args)
     assert r.exit_code == 2 and words in r.output
 
 
@@ -105,7 +107,7 @@ def test_include_tbd_and_only_designed_change_the_decks():
     designed = load_content(CONTENT, only_designed=True)
     assert len(designed.of_kind("policy")) < len(full.of_kind("policy"))
     assert all(c.status == "designed" for c in designed.cards)
-    r = run("play", "--seed", "4", "--only-designed")
+    r = run("play", *DECK, "--seed", "4", "--only-designed")
     assert r.exit_code == 0
 
 
@@ -123,5 +125,5 @@ def test_a_broken_log_gets_a_message_not_a_traceback(tmp_path, text, words):
 
 
 def test_a_log_that_cannot_be_written_is_refused_before_playing(tmp_path):
-    r = run("play", "--log", str(tmp_path / "missing" / "game.jsonl"))
+    r = run("play", *DECK, "--log", str(tmp_path / "missing" / "game.jsonl"))
     assert r.exit_code == 2 and "cannot write" in r.output and "Round 1" not in r.output

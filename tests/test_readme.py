@@ -30,6 +30,18 @@ def test_ci_runs_the_readme_test_command_read_from_the_readme():
     assert "README.md" in ci and "pytest" not in ci.replace("pytest -q", "").split("README.md")[0]
 
 
+DESIGNER_CHECKS = ["rulekit lint content", "rulekit test content"]
+
+
+def test_readme_says_what_a_designer_runs_after_editing_content_and_ci_runs_it_too():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [b.splitlines() for b in re.findall(r"```sh\n(.*?)```", text, re.S)]
+    assert [line.strip() for line in blocks[1]] == DESIGNER_CHECKS, "README's second sh block: the designer's checks"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    after_tests = ci[ci.index('bash -euo pipefail -c "$cmd"'):]
+    assert all(f'"{check}"' in after_tests for check in DESIGNER_CHECKS), "CI runs them after the tests"
+
+
 def test_plain_pytest_collects_every_test_module():
     """`pytest` (not `python -m pytest`) does not put the repository on sys.path by itself."""
     exe = shutil.which("pytest", path=str(Path(sys.executable).parent)) or shutil.which("pytest")

@@ -26,7 +26,7 @@ def run(*args):
 def logged(tmp_path_factory) -> list[dict]:
     """The records of one short logged game (2 greedy players, seed 5)."""
     path = tmp_path_factory.mktemp("log") / "game.jsonl"
-    r = run("play", "--seed", "5", "--players", "2", "--log", str(path))
+    r = run("play", "--content", str(CONTENT), "--seed", "5", "--players", "2", "--log", str(path))
     assert r.exit_code == 0, r.output
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
@@ -183,7 +183,8 @@ def test_an_out_players_board_decisions_replay(tmp_path, content):
     """The core answers for an out player's board itself; replay must not take those answers as the seats'."""
     seed = _game_where_an_out_board_is_asked(content)
     log = tmp_path / "game.jsonl"
-    assert run("play", "--seed", str(seed), "--agents", "random", "--log", str(log)).exit_code == 0
+    played = run("play", "--content", str(CONTENT), "--seed", str(seed), "--agents", "random", "--log", str(log))
+    assert played.exit_code == 0
     r = run("replay", str(log))
     assert r.exit_code == 0 and "reproduced exactly" in r.output, r.output
 
@@ -218,7 +219,7 @@ class FullDisk:
 def test_a_full_disk_during_play_log_keeps_the_whole_lines_and_says_so(tmp_path, monkeypatch):
     log = tmp_path / "game.jsonl"
     monkeypatch.setattr(P, "open", lambda path, mode: FullDisk(open(path, mode), 5000), raising=False)
-    r = run("play", "--seed", "5", "--players", "2", "--log", str(log))
+    r = run("play", "--content", str(CONTENT), "--seed", "5", "--players", "2", "--log", str(log))
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert "No space left on device" in r.output and "run the same command again" in r.output
     assert "Ranking" in r.output            # the account printed before the log is not lost
@@ -231,7 +232,7 @@ def test_a_full_disk_during_play_log_keeps_the_whole_lines_and_says_so(tmp_path,
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
 def test_play_log_to_dev_full_gets_a_message():
-    r = run("play", "--seed", "5", "--players", "2", "--log", "/dev/full")
+    r = run("play", "--content", str(CONTENT), "--seed", "5", "--players", "2", "--log", "/dev/full")
     assert r.exit_code == 1 and "Traceback" not in r.output and "No space left on device" in r.output
 
 

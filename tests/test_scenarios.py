@@ -16,9 +16,9 @@ from rulekit.language import ast
 from rulekit.scenarios.reader import ContentSource, read_scenario
 from rulekit.scenarios.runner import find_scenarios, run_file
 from rulekit.scenarios.schema import scenario_schema
+from tests.conftest import CONTENT
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTENT = ROOT / "content"
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*.scenario.yaml"))
 SOURCE = ContentSource(CONTENT)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from rulekit.cli import main
+from tests.conftest import CONTENT
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "tests" / "fixtures" / "engine"
@@ -69,7 +70,7 @@ def test_play_without_v_shows_no_effect_lines():
 def test_test_v_shows_the_trigger_and_the_modifier_in_the_order_they_happened(tmp_path):
     path = tmp_path / "death_pays.scenario.yaml"
     path.write_text(SCENARIO, encoding="utf-8")
-    done = CliRunner().invoke(main, ["test", "-v", str(path)])
+    done = CliRunner().invoke(main, ["test", "-v", str(path), "--content", str(CONTENT)])
     assert done.exit_code == 0, done.output
     lines = [line.strip() for line in done.output.splitlines()]
     modifier = lines.index("▸ P1 减缓 (slow) — modifies new_dead by -1")

@@ -24,6 +24,8 @@ from rulekit.language.parser import parse_effect_recovering, parse_expression
 KIND_FOLDERS: dict[str, str] = {"advisors": "advisor", "policies": "policy", "events": "event", "combos": "combo"}
 YAML_SUFFIXES = (".yaml", ".yml")       # in any case: .YAML and .Yml are read too
 SKIPPED_FOLDERS = ("__pycache__",)      # and every name starting with '.'
+SCENARIO_FOLDER = "scenarios"          # directly in a content folder: the designer's scenario files, not cards
+SCENARIO_SUFFIX = ".scenario.yaml"
 STAGE_COPIES = {1: 3, 2: 2, 3: 1}      # docs/rules.md: default copies of a policy by stage
 EVENT_COPIES = 1
 ADVISORS_DEALT = 2                      # each player draws 2 advisors and keeps 1
@@ -47,7 +49,8 @@ class Listing:
 def content_files(root: str | Path) -> Listing:
     """The one list of the files that make up a content folder, for the loader, the linter and the
     fingerprint alike: every YAML file (.yaml or .yml, in any case) in every folder below root,
-    leaving out names that start with '.' and __pycache__, sorted by their path inside root.
+    leaving out names that start with '.', __pycache__, and root's own scenarios/ folder (scenario
+    files are run by `rulekit test`; editing one changes no card), sorted by their path inside root.
 
     A link (symlink) is followed when it leads to a file or folder inside the content folder, and
     read under its own name; a link that leads outside it, to nothing, or round in a loop is not,
@@ -87,6 +90,8 @@ class _Walk:
                 continue
             for entry in entries:
                 if entry.name.startswith(".") or entry.name in SKIPPED_FOLDERS:
+                    continue
+                if folder == self.root and entry.name == SCENARIO_FOLDER:
                     continue
                 path = Path(entry.path)
                 try:
@@ -149,6 +154,16 @@ def _broken_link(path: Path, err: OSError) -> str:
     if err.errno == errno.ENOENT:
         return f"this link (symlink) leads to {to}, which does not exist"
     return f"cannot follow this link (symlink) to {to}: {err.strerror or err}"
+
+
+def scenario_owner(path: str | Path) -> Path | None:
+    """The content folder whose scenarios/ folder is or holds path (None: path is in no such folder)."""
+    path = Path(path)
+    near = [path, *path.parents] if path.is_dir() else list(path.parents)
+    for folder in near + [p for p in path.absolute().parents if p not in near]:
+        if folder.name == SCENARIO_FOLDER and (folder.parent / "rules.yaml").is_file():
+            return folder.parent
+    return None
 
 
 @dataclass
@@ -234,6 +249,38 @@ def check_paths(paths: Iterable[str | Path]) -> tuple[Content | None, list[Diagn
             first = content
     has_errors = any(d.severity == "error" for d in diags)
     return (None if has_errors else first), sorted(diags, key=Diagnostic.sort_key)
+
+
+@dataclass(frozen=True)
+class Marked:
+    """A card still waiting for the designer (`status: proposed` or `tbd`): where it is written, what it is."""
+
+    file: str
+    line: int
+    kind: str
+    id: str | None
+    name: str | None
+    stage: int | None
+
+
+def cards_marked(paths: Iterable[str | Path], status: str) -> tuple[list[Marked], list[Diagnostic]]:
+    """The cards of the paths whose `status:` is the one given, in file order, and the errors of what could
+    not be read (its cards are unknown). The files are only read, not checked: a card with a mistake is
+    listed all the same."""
+    roots, loose, wanted, diags = resolve_paths(paths)
+    found: list[Marked] = []
+    for i, root in enumerate(roots or ([None] if loose else [])):
+        run = _Run(root, asked=wanted)
+        card_files = layout(run, root)[1] if root is not None else []
+        for p, kind in [*card_files, *((p, None) for p in (loose if i == 0 else []))]:
+            _read_file(run, p, kind, str(p))
+        diags += [d for d in run.diags if d.severity == "error" and d.code in (*UNREADABLE_CODES, "RK009")
+                  and _asked(d, root, wanted)]
+        for d in run.drafts:
+            if d.kind and d.status == status and _within(Path(d.file).resolve(), wanted):
+                stage = d.data.get("stage") if d.kind == "policy" else None
+                found.append(Marked(d.file, d.line, d.kind, d.id, d.name, stage if isinstance(stage, int) else None))
+    return found, sorted(diags, key=Diagnostic.sort_key)
 
 
 def resolve_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path], list[Path], list[Diagnostic]]:
@@ -731,11 +778,17 @@ def _folder_checks(run: _Run, cards: list[Card], rules: dict[str, Any],
     proposed = sum(1 for d in run.drafts if d.kind and d.status == "proposed")
     tbd = sum(1 for d in run.drafts if d.kind and d.status == "tbd")
     if proposed:
-        run.report("RK305", (f"{proposed} proposed cards await the designer's decision" if proposed != 1
-                    else "1 proposed card awaits the designer's decision"), where)
+        count = f"{proposed} proposed cards await" if proposed != 1 else "1 proposed card awaits"
+        run.report("RK305", f"{count} the designer's decision ({_listed(where, 'proposed', proposed)})", where)
     if tbd:
-        run.report("RK306", f"{tbd} card{'s are' if tbd != 1 else ' is'} marked tbd (no effect yet, left out of the decks)",
+        count = f"{tbd} cards are" if tbd != 1 else "1 card is"
+        run.report("RK306", f"{count} marked tbd (no effect yet, left out of the decks; {_listed(where, 'tbd', tbd)})",
                    where)
+
+
+def _listed(where: str, status: str, count: int) -> str:
+    """How to see the cards a count note counts."""
+    return f"`rulekit lint {where or '.'} --list {status}` names {'them' if count != 1 else 'it'}"
 
 
 def _absent(run: _Run, include_tbd: bool, only_designed: bool) -> dict[str, str]:

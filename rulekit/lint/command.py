@@ -9,11 +9,25 @@ import click
 
 import rulekit
 from rulekit.console import Command
+from rulekit.content.loader import SCENARIO_SUFFIX, scenario_owner
 from rulekit.lint import render
 from rulekit.lint.filters import Selection, SelectorError, parse_selectors
 from rulekit.lint.rules import RULES, closest, get
 
 DEFAULT_PATH = Path("content")
+# --list: the heading over the cards, for one card and for several ({n}: how many), and when there is none.
+LISTS = {
+    "proposed": ("1 proposed card awaits your decision (keep it by deleting its `status: proposed` line, "
+                 "or rewrite it):",
+                 "{n} proposed cards await your decision (keep one by deleting its `status: proposed` line, "
+                 "or rewrite it):",
+                 "no proposed cards: every card is decided"),
+    "tbd": ("1 card is marked tbd: it has no effect yet, so it is left out of the decks (write its effect, "
+            "then delete the `status: tbd` line):",
+            "{n} cards are marked tbd: they have no effect yet, so they are left out of the decks (write an "
+            "effect, then delete the `status: tbd` line):",
+            "no cards marked tbd"),
+}
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
@@ -43,9 +57,13 @@ def _console():
 @click.option("--exit-zero", is_flag=True, help="发现问题也以 0 退出 / Exit 0 even when problems are found.")
 @click.option("--no-cache", is_flag=True,
               help="重新检查每个文件，不读也不写缓存 / Check every file again, without reading or writing the cache.")
+@click.option("--list", "list_status", type=click.Choice(LISTS),
+              help="只列出仍待你决定的卡牌（proposed 提案牌或 tbd 待定牌），每张附文件:行 / "
+                   "Only list the cards still waiting for your decision (proposed or tbd), each with file:line.")
 @click.pass_context
 def lint(ctx: click.Context, paths: tuple[Path, ...], content_dir: Path | None, output_format: str,
-         select: tuple[str, ...], ignore: tuple[str, ...], exit_zero: bool, no_cache: bool) -> None:
+         select: tuple[str, ...], ignore: tuple[str, ...], exit_zero: bool, no_cache: bool,
+         list_status: str | None) -> None:
     """检查内容：YAML、卡牌字段、效果和整个文件夹 / Check content: YAML, card fields, effects, and the folder as a whole.
 
     \b
@@ -77,6 +95,12 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], content_dir: Path | None, 
 
     Exit status: 0 no errors or warnings (notes alone are fine), 1 errors or warnings
     found, 2 a wrong option or an internal error.
+
+    \b
+    `--list proposed` 列出每张提案牌（`status: proposed`），`--list tbd` 列出每张待定牌，不做其他检查。
+
+    `--list proposed` names every proposed card (`status: proposed`), `--list tbd` every
+    tbd card, and checks nothing else.
     """
     if content_dir is not None:
         paths = (*paths, content_dir)
@@ -85,6 +109,18 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], content_dir: Path | None, 
             raise click.UsageError("there is no content/ folder here; give the folder to check, "
                                    "such as `rulekit lint path/to/content`")
         paths = (DEFAULT_PATH,)
+    for path in paths:
+        if path.name.endswith(SCENARIO_SUFFIX) or scenario_owner(path) is not None:
+            what = "holds scenario files" if path.is_dir() else "is a scenario file"
+            raise click.UsageError(f"{path} {what}, not cards: `rulekit test {path}` checks and runs scenarios "
+                                   "(`rulekit lint` checks the cards of a content folder)")
+    if list_status is not None:
+        unused = [name for name, given in (("--output-format", output_format != "full"), ("--select", select),
+                                           ("--ignore", ignore), ("--exit-zero", exit_zero)) if given]
+        if unused:
+            raise click.UsageError(f"--list prints the cards one a line and checks nothing, so it takes no "
+                                   f"{' or '.join(unused)}; run `rulekit lint` without --list for those")
+        ctx.exit(_list(paths, list_status))
     try:
         selection = Selection(parse_selectors(select, "--select", RULES), parse_selectors(ignore, "--ignore", RULES))
     except SelectorError as err:
@@ -101,6 +137,25 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], content_dir: Path | None, 
         ctx.exit(EXIT_USAGE)
     problems = report.count("error") + report.count("warning")
     ctx.exit(EXIT_PROBLEMS if problems and not exit_zero else EXIT_CLEAN)
+
+
+def _list(paths: tuple[Path, ...], status: str) -> int:
+    """Print the cards of the paths marked with the status, one a line; return the exit status."""
+    from rulekit.content.loader import cards_marked
+    from rulekit.language.diagnostics import concise
+
+    cards, unreadable = cards_marked(paths, status)
+    one, several, none = LISTS[status]
+    click.echo(none if not cards else one if len(cards) == 1 else several.format(n=len(cards)))
+    for card in cards:
+        label = f"{card.name} ({card.id})" if card.name and card.id else card.name or card.id or "(no id or name)"
+        kind = f"stage {card.stage} policy" if card.stage is not None else card.kind
+        click.echo(f"  {card.file}:{card.line}: {label}, {kind}")
+    for d in unreadable:
+        click.echo(concise(d))
+    if unreadable:
+        click.echo("The cards of these files are unknown, so they are not listed; `rulekit lint` explains each.")
+    return EXIT_PROBLEMS if unreadable else EXIT_CLEAN
 
 
 def _show(report, output_format: str) -> None:

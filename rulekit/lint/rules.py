@@ -277,7 +277,8 @@ RULES: dict[str, Rule] = _rules(
         "RK007", "file-outside-kind-folders",
         """
         Finds YAML files in a content folder that are not in `advisors/`, `policies/`,
-        `events/` or `combos/` (and are not `rules.yaml`).
+        `events/` or `combos/` (and are not `rules.yaml`, nor the scenario files of
+        `scenarios/`, which `rulekit test` runs).
         """,
         """
         The folder a file sits in says what kind of card it holds, so rulekit ignores a file
@@ -1917,7 +1918,8 @@ RULES: dict[str, Rule] = _rules(
         """,
         """
         Decide: keep the card as it is and remove `status: proposed` (it becomes designed),
-        change it, or delete it. To hide the count, `--ignore RK305`.
+        change it, or delete it. `rulekit lint --list proposed` names every proposed card with
+        its file and line. To hide the count, `--ignore RK305`.
         """,
         """
         - id: hygiene_kits
@@ -1947,8 +1949,9 @@ RULES: dict[str, Rule] = _rules(
           status: tbd
         """,
         """
-        Write the card's effect and remove `status: tbd` (or mark it `proposed`). To hide
-        the count, `--ignore RK306`.
+        Write the card's effect and remove `status: tbd` (or mark it `proposed`).
+        `rulekit lint --list tbd` names every tbd card with its file and line. To hide the
+        count, `--ignore RK306`.
         """,
         """
         - id: hygiene_kits

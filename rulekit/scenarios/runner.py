@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulekit.content.loader import SCENARIO_SUFFIX
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError, RuleViolation
 from rulekit.core.game import Game
@@ -26,8 +27,6 @@ from rulekit.play import EffectLines
 from rulekit.language.diagnostics import ContentError, Diagnostic
 from rulekit.scenarios.chooser import IllegalAnswer, ScriptedChooser
 from rulekit.scenarios.reader import SEATS, Compare, ContentSource, Expectation, Scenario, Step, read_scenario
-
-SUFFIX = ".scenario.yaml"
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,7 @@ def find_scenarios(paths) -> list[tuple[Path, str]]:
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            for f in p.rglob("*" + SUFFIX):
+            for f in p.rglob("*" + SCENARIO_SUFFIX):
                 if f.is_file():
                     found.setdefault(str(f), f)
         else:
