@@ -20,6 +20,9 @@ from rulekit.playtest.runner import (
     run_record,
 )
 from rulekit.playtest.store import Store, StoreError, write_atomic
+from rulekit.playtest.value import ValuePlan
+from rulekit.playtest.value_stats import stored
+from rulekit.playtest.value_stats import summarize as summarize_values
 
 DEFAULT_CONTENT = "content"
 
@@ -58,8 +61,11 @@ DEFAULT_CONTENT = "content"
 @click.option("--quiet", is_flag=True, help="不显示进度 / No progress display.")
 @click.option("--players", type=click.IntRange(2, 4),
               help="每局人数（默认见 rules.yaml） / Players per game (default: rules.yaml).")
+@click.option("--value", "measure", is_flag=True,
+              help="同时测量每张牌的因果价值（见 rulekit value；约慢 20 倍） / Also measure each card's causal value "
+                   "(as rulekit value does; about 20 times slower).")
 def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, fresh, backend, scheduler,
-             include_tbd, only_designed, fail_fast, quiet, players):
+             include_tbd, only_designed, fail_fast, quiet, players, measure):
     """批量试玩并报告值得注意之处 / Play many seeded games and report what stands out.
 
     \b
@@ -83,7 +89,8 @@ def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, f
     loaded = load_or_exit(content, include_tbd, only_designed)
     n = players or int(loaded.rules.get("players", 4))
     names = agents_or_usage_error(agents, n)
-    batch = Batch(content, games, seed, n, tuple(names), include_tbd, only_designed)
+    batch = Batch(content, games, seed, n, tuple(names), include_tbd, only_designed,
+                  value=ValuePlan() if measure else None)
     out = Path(out)
     view = _view(quiet)
     try:
@@ -120,7 +127,8 @@ def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, f
     click.echo(f"报告 / report: {out / 'report.html'}")
 
 
-BATCH_FILES = ("games.sqlite", "games.sqlite-wal", "games.sqlite-shm", "summary.json", "report.html", "run.json")
+BATCH_FILES = ("games.sqlite", "games.sqlite-wal", "games.sqlite-shm", "summary.json", "report.html", "run.json",
+               "value.json")
 
 
 def clear_batch(out: Path) -> None:
@@ -134,11 +142,11 @@ def clear_batch(out: Path) -> None:
                              f" Remove it yourself, or choose another --out.") from None
 
 
-def _view(quiet: bool) -> BatchProgress:
+def _view(quiet: bool, label: str = "试玩 playtest") -> BatchProgress:
     from rich.console import Console
 
     console = Console(stderr=True)
-    return BatchProgress(console, enabled=not quiet and console.is_terminal)
+    return BatchProgress(console, enabled=not quiet and console.is_terminal, label=label)
 
 
 def _now() -> str:
@@ -151,6 +159,8 @@ def _write_outputs(loaded, batch: Batch, out: Path, view: BatchProgress) -> dict
     store = Store(out)
     try:
         summary = stats.summarize(store.results(), loaded, batch, loaded.fingerprint)
+        if batch.value is not None:
+            summary["value"] = summarize_values(stored(store), loaded, batch.value).summary()
     finally:
         store.close()
     _write(out / "summary.json", stats.dumps(summary))
