@@ -254,25 +254,26 @@ def card_values(content, seeds: Sequence[int], agents: Sequence[str], *, players
     `cards` names the cards measured (ids or names; none: every policy and advisor); `points` is the
     number of decision points per card, way and game. The same inputs give the same values whatever `jobs`.
     """
-    plan = ValuePlan(points, tuple(_ids(content, cards)))
+    plan = ValuePlan(points, tuple(card_ids(content, cards)))
     return _measured(content, seeds, agents, players, plan, jobs).values()
 
 
 def give_value(content, seeds: Sequence[int], agents: Sequence[str], card: str, *, players: int | None = None,
                jobs: int = 1):
     """The value of a policy dealt at the start (value_stats.ValueEstimate), each seed played with and without it."""
-    (ref,) = _ids(content, [card], "policy")
+    (ref,) = card_ids(content, [card], "policy")
     plan = ValuePlan(give=ref)
     return _measured(content, seeds, agents, players, plan, jobs).values()[ref].give
 
 
-def _ids(content, refs: Sequence[str], kind: str | None = None) -> list[str]:
+def card_ids(content, refs: Sequence[str], kind: str | None = None) -> list[str]:
+    """The ids of cards named by id or name; ValueError naming one that is no policy (or advisor)."""
     out = []
     for ref in refs:
         card = content.lookup(ref)
         if card is None or card.kind not in WAYS or (kind is not None and card.kind != kind):
-            what = "policy" if kind == "policy" else "policy or advisor"
-            raise ValueError(f"no {what} named {ref!r} in the content")
+            what = "政策 policy" if kind == "policy" else "政策或顾问 policy or advisor"
+            raise ValueError(f"no {what} named {ref!r} in {content.root}")
         out.append(card.id)
     return out
 

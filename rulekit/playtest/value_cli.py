@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import click
 
 from rulekit.console import SEED, Command, agents_or_usage_error, echo, load_or_exit
 from rulekit.lint.render import display_width
-from rulekit.playtest.cli import _view, _write, clear_batch
-from rulekit.playtest.runner import BACKENDS, Batch, BatchError, run
-from rulekit.playtest.store import Store, StoreError
-from rulekit.playtest.value import WAYS, ValuePlan
+from rulekit.playtest.cli import _view, _write, clear_batch, reported
+from rulekit.playtest.runner import BACKENDS, Batch, run
+from rulekit.playtest.store import Store
+from rulekit.playtest.value import ValuePlan, card_ids
 from rulekit.playtest.stats import dumps
-from rulekit.playtest.value_stats import stored, summarize
+from rulekit.playtest.value_stats import signed, stored, summarize
 
 
 @click.command("value", cls=Command)
@@ -88,7 +86,7 @@ def value(content_arg, content_opt, cards, give, points, games, seed, jobs, agen
                   value=plan)
     out = Path(out)
     view = _view(quiet, "价值 value")
-    try:
+    with reported(view, out):
         if fresh:
             clear_batch(out)
         outcome = run(loaded, batch, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
@@ -96,15 +94,6 @@ def value(content_arg, content_opt, cards, give, points, games, seed, jobs, agen
         view.stage("汇总 writing value.json")
         summary = value_json(loaded, batch, out)
         _write(out / "value.json", dumps(summary))
-    except (BatchError, StoreError) as err:
-        view.stop()
-        echo(str(err), err=True)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        view.stop()
-        click.echo(f"\n已中断 / interrupted: finished games are saved in {out / 'games.sqlite'};"
-                   f" run the same command with --resume to go on.", err=True)
-        sys.exit(130)
     view.stop()
     for line in table(summary):
         echo(line)
@@ -113,14 +102,10 @@ def value(content_arg, content_opt, cards, give, points, games, seed, jobs, agen
 
 
 def _card_ids(content, refs, option: str, kind: str | None = None) -> list[str]:
-    out = []
-    for ref in refs:
-        card = content.lookup(ref)
-        if card is None or card.kind not in WAYS or (kind is not None and card.kind != kind):
-            what = "政策 policy" if kind else "政策或顾问 policy or advisor"
-            raise click.BadParameter(f"no {what} named {ref!r} in {content.root}", param_hint=option)
-        out.append(card.id)
-    return out
+    try:
+        return card_ids(content, refs, kind)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint=option) from None
 
 
 def value_json(content, batch: Batch, out: Path) -> dict:
@@ -148,12 +133,3 @@ def table(summary: dict) -> list[str]:
                              f"{e['points']}/{e['games']}"))
     widths = [max(display_width(r[k]) for r in rows) + 2 for k in range(len(rows[0]) - 1)]
     return ["".join(cell + " " * (w - display_width(cell)) for cell, w in zip(r, widths)) + r[-1] for r in rows]
-
-
-def signed(effect: dict, pct: bool = False) -> str:
-    """+1.23 [+0.50, +1.96] (or in points of a percentage)."""
-    v, ci = effect["value"], effect["ci95"]
-    if v is None:
-        return "—"
-    f = (lambda x: f"{x * 100:+.0f}%") if pct else (lambda x: f"{x:+.2f}")
-    return f"{f(v)} [{f(ci[0])}, {f(ci[1])}]" if ci else f(v)

@@ -78,6 +78,15 @@ class CardValue:
     give: ValueEstimate | None = None
 
 
+def signed(effect: dict, pct: bool = False) -> str:
+    """An effect of summary.json as a designer reads it: +1.23 [+0.50, +1.96], or in percentage points."""
+    v, ci = effect["value"], effect["ci95"]
+    if v is None:
+        return "—"
+    f = (lambda x: f"{x * 100:+.0f}%") if pct else (lambda x: f"{x:+.2f}")
+    return f"{f(v)} [{f(ci[0])}, {f(ci[1])}]" if ci else f(v)
+
+
 def _effect(e: Effect) -> dict:
     return {"value": e.value, "ci95": list(e.ci95) if e.ci95 else None, "p": e.p}
 
