@@ -25,6 +25,8 @@ _API = {
     "TableSeat": "rulekit.core.table",
     "EffectError": "rulekit.core.errors",
     "ContentError": "rulekit.language.diagnostics",
+    "card_values": "rulekit.playtest.value",
+    "give_value": "rulekit.playtest.value",
 }
 __all__ = ["__version__", *_API]
 

@@ -20,6 +20,7 @@ RUNS = {
     "bench_lint.py": ["--cards", "40", "--repeat", "1", *DECK],
     "bench_playtest.py": ["--games", "12", "--small", "6", "--agent", "random", *DECK],
     "ceiling.py": ["--games", "5"],
+    "bench_value.py": ["--games", "3", "--card", "five", "--content", str(BENCH.parent / "tests" / "fixtures" / "value")],
 }
 
 

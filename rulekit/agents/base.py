@@ -22,3 +22,11 @@ class RandomAgent:
 
     def choose(self, obs: Observation, q: Question) -> int:
         return self._below(len(q.options))
+
+    def fork(self) -> RandomAgent:
+        """An exact copy: its generator is copied, so its future answers equal this agent's."""
+        twin = RandomAgent.__new__(RandomAgent)
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin._below = twin.rng._randbelow  # type: ignore[attr-defined]
+        return twin

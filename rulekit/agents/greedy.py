@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 from rulekit.agents import estgen
@@ -67,6 +68,19 @@ class GreedyAgent:
 
     def choose(self, obs: Observation, q: Question) -> int:
         return self._on.get(q.kind, self.on_other)(obs, q)
+
+    def fork(self) -> GreedyAgent:
+        """An exact copy for another copy of the game: its generator and all it keeps between questions
+        are copied, so its future answers equal this agent's (tests/test_value.py checks they do)."""
+        twin = copy.copy(self)
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        for name, kept in vars(self).items():
+            if isinstance(kept, (dict, set, list)):
+                setattr(twin, name, copy.copy(kept))
+        twin._on = {kind: getattr(twin, "on_" + kind.value, twin.on_other) for kind in Ask}
+        twin._obs = twin._cell = None       # what it read from this game's observation is made again
+        return twin
 
     # ---- helpers ------------------------------------------------------------------------------
     def snapshot(self, obs) -> E.Snapshot:

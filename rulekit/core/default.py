@@ -16,6 +16,10 @@ class DefaultChooser:
     def choose(self, obs: Observation, q: Question) -> int:
         return default_index(obs, q)
 
+    def fork(self) -> DefaultChooser:
+        """An exact copy (it keeps nothing between questions, so any one answers alike)."""
+        return DefaultChooser()
+
 
 def default_index(obs: Observation, q: Question) -> int:
     kind, opts = q.kind, q.options

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,6 +23,9 @@ from rulekit.playtest.runner import (
     run_record,
 )
 from rulekit.playtest.store import Store, StoreError, batch_lock, write_atomic
+from rulekit.playtest.value import ValuePlan
+from rulekit.playtest.value_stats import stored
+from rulekit.playtest.value_stats import summarize as summarize_values
 
 DEFAULT_CONTENT = "content"
 
@@ -62,8 +66,11 @@ DEFAULT_CONTENT = "content"
 @click.option("--quiet", is_flag=True, help="不显示进度 / No progress display.")
 @click.option("--players", type=click.IntRange(2, 4),
               help="每局人数（默认见 rules.yaml） / Players per game (default: rules.yaml).")
+@click.option("--value", "measure", is_flag=True,
+              help="同时测量每张牌的因果价值（见 rulekit value；每张牌约多 1.5 倍时间） / Also measure each card's causal "
+                   "value (as rulekit value does; each card costs about 1.5 plain batches more).")
 def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, fresh, backend, scheduler,
-             include_tbd, only_designed, fail_fast, quiet, players):
+             include_tbd, only_designed, fail_fast, quiet, players, measure):
     """批量试玩并报告值得注意之处 / Play many seeded games and report what stands out.
 
     \b
@@ -87,30 +94,21 @@ def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, f
     loaded = load_or_exit(content, include_tbd, only_designed)
     n = players or int(loaded.rules.get("players", 4))
     names = agents_or_usage_error(agents, n)
-    batch = Batch(content, games, seed, n, tuple(names), include_tbd, only_designed)
+    batch = Batch(content, games, seed, n, tuple(names), include_tbd, only_designed,
+                  value=ValuePlan() if measure else None)
     out = Path(out)
     view = _view(quiet)
-    try:
-        with batch_lock(out):       # held from --fresh to the last file written
-            if fresh:
-                clear_batch(out)
-            started = _now()
-            outcome = run(loaded, batch, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
-                          fail_fast=fail_fast, on_start=view.start, on_game=lambda i, result: view.game(result))
-            ended = _now()
-            if outcome.stopped is None:
-                summary = _write_outputs(loaded, batch, out, view)
-                record = run_record(batch, outcome, started, ended, jobs, backend, scheduler)
-                _write(out / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
-    except (BatchError, StoreError) as err:
-        view.stop()
-        echo(str(err), err=True)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        view.stop()
-        click.echo(f"\n已中断 / interrupted: finished games are saved in {out / 'games.sqlite'};"
-                   f" run the same command with --resume to go on.", err=True)
-        sys.exit(130)
+    with reported(view, out), batch_lock(out):     # the lock is held from --fresh to the last file written
+        if fresh:
+            clear_batch(out)
+        started = _now()
+        outcome = run(loaded, batch, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
+                      fail_fast=fail_fast, on_start=view.start, on_game=lambda i, result: view.game(result))
+        ended = _now()
+        if outcome.stopped is None:
+            summary = _write_outputs(loaded, batch, out, view)
+            record = run_record(batch, outcome, started, ended, jobs, backend, scheduler)
+            _write(out / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
     view.stop()
     if outcome.stopped is not None:
         index, result = outcome.stopped
@@ -125,7 +123,24 @@ def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, f
     click.echo(f"报告 / report: {out / 'report.html'}")
 
 
-BATCH_FILES = ("games.sqlite", "games.sqlite-wal", "games.sqlite-shm", "summary.json", "report.html", "run.json")
+@contextmanager
+def reported(view: BatchProgress, out: Path):
+    """A batch that cannot go on says why (exit 1); Ctrl-C says how to go on (exit 130); the display stops first."""
+    try:
+        yield
+    except (BatchError, StoreError) as err:
+        view.stop()
+        echo(str(err), err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        view.stop()
+        click.echo(f"\n已中断 / interrupted: finished games are saved in {out / 'games.sqlite'};"
+                   f" run the same command with --resume to go on.", err=True)
+        sys.exit(130)
+
+
+BATCH_FILES = ("games.sqlite", "games.sqlite-wal", "games.sqlite-shm", "summary.json", "report.html", "run.json",
+               "value.json")
 
 
 def clear_batch(out: Path) -> None:
@@ -139,11 +154,11 @@ def clear_batch(out: Path) -> None:
                              f" Remove it yourself, or choose another --out.") from None
 
 
-def _view(quiet: bool) -> BatchProgress:
+def _view(quiet: bool, label: str = "试玩 playtest") -> BatchProgress:
     from rich.console import Console
 
     console = Console(stderr=True)
-    return BatchProgress(console, enabled=not quiet and console.is_terminal)
+    return BatchProgress(console, enabled=not quiet and console.is_terminal, label=label)
 
 
 def _now() -> str:
@@ -158,6 +173,8 @@ def _write_outputs(loaded, batch: Batch, out: Path, view: BatchProgress) -> dict
         expected = Expected.of(batch, loaded, store.batch()["games"])
         summary = stats.summarize(audited(store.results(), expected, store.path), loaded, batch,
                                   loaded.fingerprint)
+        if batch.value is not None:
+            summary["value"] = summarize_values(stored(store), loaded, batch.value).summary()
     finally:
         store.close()
     _write(out / "summary.json", stats.dumps(summary))

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulekit.playtest.value_stats import signed
+
 MAX_NOTES = 20
 MAX_CARD_NOTES = 6
 
@@ -92,7 +94,7 @@ def notes(s: dict) -> list[str]:
         out.append(f"打出 {c['name']} ({cid}) 的玩家胜率 {_pct_ci(c['win_if_played'])}（{n} 人局），未打出者 "
                    f"{_pct_ci(c['win_if_not_played'])}（差 {d:+.0%}，q = {_q(c)}）— {verdict[0]} / players who played"
                    f" {cid} won {_pct(c['win_if_played']['rate'])} of {n} vs {_pct(c['win_if_not_played']['rate'])}"
-                   f" ({d:+.0%}, q = {_q(c)}) — {verdict[1]}")
+                   f" ({d:+.0%}, q = {_q(c)}) — {verdict[1]}" + _value_words(s, cid))
     if len(gaps) > MAX_CARD_NOTES:
         more = len(gaps) - MAX_CARD_NOTES
         out.append(f"另有 {more} 张牌的胜率差同样显著，见卡牌表 / {more} more cards with a clear gap: see the card table")
@@ -114,6 +116,40 @@ def notes(s: dict) -> list[str]:
     if bal is not None and bal < 0.8:
         out.append(f"平衡度 {bal:.2f}：座位间胜率差距较大 / balance {bal:.2f}: seat win rates differ a lot")
     return out[:MAX_NOTES]
+
+
+def _value_words(s: dict, cid: str) -> str:
+    """The card's causal value after its correlation, when the batch measured it (playtest --value)."""
+    e = s.get("value", {}).get("cards", {}).get(cid, {}).get("play")
+    if not e or not e["points"]:
+        return ""
+    return (f"；因果价值 / causal value: {signed(e['score'])} 分 points, {signed(e['win'], pct=True)} 胜 win"
+            f" ({e['points']} 点 points)")
+
+
+def _value_cells(s: dict, cid: str, how: str) -> tuple[str, str, str]:
+    """Score value, win value and points/games of one card, for the tables (— when not measured)."""
+    e = s["value"]["cards"].get(cid, {}).get(how)
+    if not e or not e["points"]:
+        return "—", "—", "0"
+    return signed(e["score"]), signed(e["win"], pct=True), f"{e['points']}/{e['games']}"
+
+
+_VALUE_HEAD = ["因果价值 得分 value: score [95%]", "因果价值 胜负 value: win [95%]", "点/局 points/games"]
+
+
+def _value_note(s: dict) -> str:
+    v = s["value"]
+    return (f"<p class=small>因果价值：在真实对局中某座位可以打出（保留、竞价）该牌的决策点，把对局复制两份、用同样的随机数各打到底，"
+            f"一份此刻打出，一份不打（此后也不打），比较该座位的最终得分与胜负；区间以对局为单位。每局每张牌取前"
+            f" {v['points_per_game']} 个决策点（每个座位至多一个），共 {v['points']} 点、{v['games']} 局"
+            f"（{v['errors']} 点因出错未计）。相关（胜率差）只是提示，判断强弱看因果价值；两者都取决于所用的代理。"
+            f" Causal value: at decision points of real games where a seat could play (keep, bid on) the card, the game"
+            f" is copied and played to the end twice with the same random numbers — with the card played now, and"
+            f" without it (nor later) — comparing the seat's final score and win; intervals take the game as the unit."
+            f" The first {v['points_per_game']} point(s) per card and game (at most one per seat): {v['points']} points"
+            f" from {v['games']} games ({v['errors']} left out on an error). The correlation (the win-rate gap) is a"
+            f" hint; judge a card's strength by its value. Both depend on the bots playing.</p>")
 
 
 _REASONS_ZH = {"events_exhausted": "事件牌抽完", "max_rounds": "达到回合上限", "won_fight": "战胜瘟疫",
@@ -171,7 +207,11 @@ def _section_advisors(s: dict, plots: Plots) -> str:
     img = plots.rates("顾问胜率 / win rate by advisor",
                       [(plots.label(v["name"], k), v["wins"]) for k, v in items if v["chosen"]], _average_win(s))
     rows = [(f"{v['name']} ({k})", v["chosen"], _pct_ci(v["wins"])) for k, v in items]
-    return "<h2>顾问 / Advisors</h2>" + img + _table(["顾问 advisor", "选择次数 chosen", "胜率 win rate [95%]"], rows)
+    head = ["顾问 advisor", "选择次数 chosen", "胜率 win rate [95%]"]
+    if "value" in s:
+        rows = [(*row, *_value_cells(s, k, "keep")) for row, (k, _) in zip(rows, items, strict=True)]
+        head += _VALUE_HEAD
+    return "<h2>顾问 / Advisors</h2>" + img + _table(head, rows)
 
 
 def _card_order(cards: dict) -> list[tuple[str, dict]]:
@@ -204,16 +244,18 @@ def _section_cards(s: dict, plots: Plots) -> str:
         rows.append((f"{v['name']} ({k})", v["stage"], v["drawn"], _pct(v["drawn_by"]["rate"]), _pct(v["played_by"]["rate"]),
                      v["win_if_played"]["of"], _pct_ci(v["played_when_drawn"]), _pct_ci(v["win_if_played"]),
                      _pct_ci(v["win_if_not_played"]), "—" if d is None else f"{d:+.0%} [{ci[0]:+.0%}, {ci[1]:+.0%}]",
-                     _q(v), _verdict(v), f"{_num(v['score_if_played'])} / {_num(v['score_if_not_played'])}"))
+                     _q(v), _verdict(v), f"{_num(v['score_if_played'])} / {_num(v['score_if_not_played'])}")
+                    + (_value_cells(s, k, "play") if "value" in s else ()))
+    head = ["卡牌 card", "阶段 stage", "抽到次数 drawn", "抽到率 drawn by", "打出率 played by",
+            "打出人局 n played", "抽到后打出 played when drawn", "打出者胜率 win if played",
+            "未打出者胜率 win if not", "差 difference [95%]", "q (BH)", "判断 verdict",
+            "平均分 打出/未打出 mean score played/not"] + (_VALUE_HEAD if "value" in s else [])
     return ("<h2>卡牌 / Cards</h2><p class=small>打出者与未打出者的胜率之差（相关，不等于因果）。n 为打出该牌的人局数；"
             f"打出或未打出少于 {t['min_plays']} 人局的牌样本太少，不作判断（图中为浅灰色）。"
             " Win rate of players who played the card minus those who did not (a correlation, not a cause). n is the"
             f" number of player-games in which the card was played; a card played, or not played, in fewer than"
             f" {t['min_plays']} is too rarely seen to judge (light grey in the plot).</p>" + img +
-            _table(["卡牌 card", "阶段 stage", "抽到次数 drawn", "抽到率 drawn by", "打出率 played by",
-                    "打出人局 n played", "抽到后打出 played when drawn", "打出者胜率 win if played",
-                    "未打出者胜率 win if not", "差 difference [95%]", "q (BH)", "判断 verdict",
-                    "平均分 打出/未打出 mean score played/not"], rows))
+            (_value_note(s) if "value" in s else "") + _table(head, rows))
 
 
 def _section_length(s: dict, plots: Plots) -> str:

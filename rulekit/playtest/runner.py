@@ -22,6 +22,8 @@ from rulekit.engine import run_game
 from rulekit.playtest.audit import Expected, audited
 from rulekit.playtest.store import Store
 from rulekit.provenance import agent_code, engine_code
+from rulekit.playtest.value import Measured, ValuePlan
+from rulekit.playtest.value_stats import store_points
 
 BACKENDS = ("local", "dask")
 
@@ -41,12 +43,17 @@ class Batch:
     agents: tuple[str, ...]         # one name per seat
     include_tbd: bool = False
     only_designed: bool = False
+    value: ValuePlan | None = None  # --value: each game also measures the cards' value on copies of it
 
     def params(self, fingerprint: str) -> dict:
         """What --resume compares: same content files, engine and agents' code, agents, seed, players and options."""
-        return {"fingerprint": fingerprint, "engine_code": engine_code(), "agent_code": agent_code(),
-                "seed": self.seed, "players": self.players, "agents": list(self.agents),
-                "include_tbd": self.include_tbd, "only_designed": self.only_designed, "rulekit": rulekit.__version__}
+        params = {"fingerprint": fingerprint, "engine_code": engine_code(), "agent_code": agent_code(),
+                  "seed": self.seed, "players": self.players, "agents": list(self.agents),
+                  "include_tbd": self.include_tbd, "only_designed": self.only_designed,
+                  "rulekit": rulekit.__version__}
+        if self.value is not None:
+            params["value"] = self.value.params()
+        return params
 
     def game_seed(self, index: int) -> int:
         return game_seed(self.seed, index)
@@ -168,9 +175,21 @@ def play_one(content, seed: int, agents: tuple[str, ...], players: int) -> GameR
                           score_history=(), error=f"internal error, please report it: {type(err).__name__}: {err}")
 
 
-def play_chunk(content, agents: tuple[str, ...], players: int, chunk) -> list[tuple[int, GameResult]]:
+def play_unit(content, batch: Batch, index: int, seed: int) -> GameResult | Measured:
+    """One unit of work: the game, or with --value the game and its copies (rulekit/playtest/value.py)."""
+    if batch.value is None:
+        return play_one(content, seed, batch.agents, batch.players)
+    from rulekit.playtest.value import measure_game
+
+    try:
+        return measure_game(content, batch.agents, batch.players, batch.value, index, seed)
+    except Exception:  # noqa: BLE001 — recorded as play_one records it, with no points
+        return Measured(play_one(content, seed, batch.agents, batch.players), ())
+
+
+def play_chunk(content, batch: Batch, chunk) -> list[tuple[int, GameResult | Measured]]:
     """Play a chunk of (index, seed) games: what a dask worker runs."""
-    return [(i, play_one(content, seed, agents, players)) for i, seed in chunk]
+    return [(i, play_unit(content, batch, i, seed)) for i, seed in chunk]
 
 
 def chunks(todo: Iterable[tuple[int, int]], total: int, jobs: int) -> Iterator[list[tuple[int, int]]]:
@@ -212,7 +231,7 @@ class LocalWorkers:
                 # A forked worker inherits the parent's ends of every pipe made so far; it closes them, so
                 # that when the parent dies (even by kill -9) its own pipe reports the end and it exits.
                 inherited = [conn for _, conn in self.workers] + [mine] if ctx.get_start_method() == "fork" else []
-                proc = ctx.Process(target=_serve, args=(theirs, inherited, content, batch.agents, batch.players),
+                proc = ctx.Process(target=_serve, args=(theirs, inherited, content, batch),
                                    daemon=True)
                 proc.start()
                 theirs.close()
@@ -221,7 +240,7 @@ class LocalWorkers:
             self.close()
             raise
 
-    def play(self, todo: Iterable[tuple[int, int]]) -> Iterator[tuple[int, GameResult]]:
+    def play(self, todo: Iterable[tuple[int, int]]) -> Iterator[tuple[int, GameResult | Measured]]:
         """Each (index, result) of the (index, seed) games of `todo`, in the order they end."""
         pending = iter(todo)
         sent: dict[Connection, list[tuple[int, int]]] = {conn: [] for _, conn in self.workers}
@@ -264,7 +283,7 @@ class LocalWorkers:
             proc.join()
 
 
-def _serve(conn: Connection, inherited: list[Connection], content, agents: tuple[str, ...], players: int) -> None:
+def _serve(conn: Connection, inherited: list[Connection], content, batch: Batch) -> None:
     """A worker: play each (index, seed) received and send (index, result) back, until stopped."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
     for other in inherited:
@@ -272,7 +291,7 @@ def _serve(conn: Connection, inherited: list[Connection], content, agents: tuple
     while True:
         try:
             index, seed = conn.recv()
-            conn.send((index, play_one(content, seed, agents, players)))
+            conn.send((index, play_unit(content, batch, index, seed)))
         except (EOFError, OSError):     # the parent is gone, or has closed the pipe
             return
 
@@ -281,7 +300,7 @@ def _serve(conn: Connection, inherited: list[Connection], content, agents: tuple
 def local_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: int):
     """The games of `todo` as they end: in this process for one job, else from forked workers."""
     if jobs == 1:
-        yield ((i, play_one(content, seed, batch.agents, batch.players)) for i, seed in todo)
+        yield ((i, play_unit(content, batch, i, seed)) for i, seed in todo)
         return
     workers = LocalWorkers(content, batch, jobs)
     try:
@@ -318,7 +337,7 @@ def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], total: in
         work = chunks(todo, total, n)
 
         def send(chunk):
-            future = client.submit(play_chunk, shared, batch.agents, batch.players, chunk, pure=False)
+            future = client.submit(play_chunk, shared, batch, chunk, pure=False)
             flying.add(future)
             return future
 
@@ -359,8 +378,11 @@ def run(content, batch: Batch, out: Path, *, jobs: int = 1, backend: str = "loca
         with games as stream:
             if on_start is not None:
                 on_start(batch.games - len(missing), batch.games)
-            for i, result in stream:
+            for i, unit in stream:
+                result = unit.result if isinstance(unit, Measured) else unit
                 try:
+                    if isinstance(unit, Measured):
+                        store_points(store, i, unit.points)
                     store.add(i, result)
                 except OverflowError:
                     raise BatchError(f"game {i} ended with a number too large to store (scores {list(result.scores)})"
