@@ -212,3 +212,18 @@ def test_a_forecast_is_a_copy_apart(probes):
     copy = game.observation(0).forecast([make_agent("greedy", 1, s) for s in range(4)])
     copy.run()
     assert copy.state.over and json.dumps(game.state.to_json(), sort_keys=True) == before
+
+
+def test_lint_names_every_card_the_bots_cannot_value(tmp_path):
+    from rulekit.lint.engine import check
+
+    notes = [d for d in check([PROBES]) if d.code == "RK244"]
+    lines = (PROBES / "policies" / "stage1.yaml").read_text(encoding="utf-8").splitlines()
+    assert sorted(lines[d.line - 1].strip() for d in notes) == ["move 1 healthy", "move 1 infected as n"]
+    assert all(d.severity == "info" and "`move`" in d.message and "lookahead" in d.message for d in notes)
+    (tmp_path / "advisors").mkdir()
+    (tmp_path / "rules.yaml").write_text("players: 4\n", encoding="utf-8")
+    advisor = tmp_path / "advisors" / "advisors.yaml"
+    advisor.write_text("- id: mover\n  name: 搬\n  effect: |\n    on setup:\n      move 1 healthy\n", encoding="utf-8")
+    (found,) = [d for d in check([advisor]) if d.code == "RK244"]
+    assert "choosing an advisor" in found.message

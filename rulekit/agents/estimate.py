@@ -73,8 +73,8 @@ SHIELD_OTHERS = 0.1   # a round of a shielded target, against other players' car
 # `skip STEP`: the quantity the step works through, and the residents it takes.
 SKIP = {"contagion": ("new_mild", "healthy"), "worsening": ("new_severe", "mild"), "deaths": ("new_dead", "severe")}
 # What the reading cannot value from the text, and why (the agent looks ahead instead).
-UNREADABLE = {"move": "`move` (where a moved resident goes, and what it then spares, is a matter of the board's "
-                      "layout, which the reading does not look at)"}
+UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares, depends on the board's layout, "
+                      "which the reading does not look at)"}
 
 TRACKS = ("medical", "disease", "policy", "score", "economy", "money")
 TRACK_INDEX = {name: k for k, name in enumerate(TRACKS)}
