@@ -17,6 +17,7 @@ RUNS = {
     "bench_lint.py": ["--cards", "40", "--repeat", "1"],
     "bench_playtest.py": ["--games", "12", "--small", "6", "--agent", "random"],
     "ceiling.py": ["--games", "5"],
+    "free_cards.py": ["--games", "2", "--content", str(Path(__file__).resolve().parent / "fixtures" / "probes")],
 }
 
 
