@@ -122,8 +122,29 @@ def _worth_lines() -> list[str]:
     - the tracks and the bounds are read as floats (w.tf): a track delta is always a float, and an
       int meets a float as the float of the same value, so every sum and difference is the same
       number, reached by the interpreter's faster float operations."""
+    p = TRACK["policy"]
+    # With no change of policy the reference adds utility(p + 0.0) - utility(p), which is 0.0 exactly.
+    return _track_lines("w.r") + [f"if a[{p}]:",
+                                  "    u = w.pu0",
+                                  "    if u is None:",
+                                  f"        u = w.pu0 = policy_utility(w.t[{p}], w.rounds_left)",
+                                  f"    v += policy_utility(t[{p}] + a[{p}], w.rounds_left) - u",
+                                  "else:",
+                                  "    v += 0.0"]
+
+
+def _worth_at_lines() -> list[str]:
+    """estimate.worth_at of the list `a` to the snapshot `w` with `rl` rounds left, leaving it in `v`: as
+    _worth_lines, the policy's two utilities read at rl."""
+    p = TRACK["policy"]
+    return _track_lines(f"rl * {E.LASTING!r}") + [
+        f"v += policy_utility(t[{p}] + a[{p}], rl) - policy_utility(w.t[{p}], rl)"]
+
+
+def _track_lines(r: str) -> list[str]:
+    """The worth of everything but policy, leaving it in `v`, with `r` the rounds left times LASTING."""
     lines = ["t = w.tf",
-             "r = w.r",
+             f"r = {r}",
              f"v = a[{EXTRA}] + a[{TRACK['score']}] + a[{TRACK['money']}] * {E.MONEY!r}"]
     for track, per in E.PER_ROUND.items():
         lo, hi = (float(x) for x in E.TRACK_RANGE[track])
@@ -131,38 +152,12 @@ def _worth_lines() -> list[str]:
         lines += [f"y = t[{k}] + a[{k}]",
                   f"y = y if y > {lo!r} else {lo!r}",
                   f"v += ((y if y < {hi!r} else {hi!r}) - t[{k}]) * {per!r} * r"]
-    p = TRACK["policy"]
-    # With no change of policy the reference adds utility(p + 0.0) - utility(p), which is 0.0 exactly.
-    lines += [f"if a[{p}]:",
-              "    u = w.pu0",
-              "    if u is None:",
-              f"        u = w.pu0 = policy_utility(w.t[{p}], w.rounds_left)",
-              f"    v += policy_utility(t[{p}] + a[{p}], w.rounds_left) - u",
-              "else:",
-              "    v += 0.0"]
     return lines
 
 
 worth = _function("def worth(a, w):\n" + "".join(f"    {x}\n" for x in _worth_lines()) + "    return v\n", "worth",
                   {"policy_utility": E.policy_utility})
 worth.__doc__ = "Points the effects found (a list) are worth to the snapshot's player: estimate.worth."
-
-
-def _worth_at_lines() -> list[str]:
-    """estimate.worth_at of the list `a` to the snapshot `w` with `rl` rounds left, leaving it in `v`: as
-    _worth_lines, the policy's two utilities read at rl."""
-    lines = ["t = w.tf",
-             f"r = rl * {E.LASTING!r}",
-             f"v = a[{EXTRA}] + a[{TRACK['score']}] + a[{TRACK['money']}] * {E.MONEY!r}"]
-    for track, per in E.PER_ROUND.items():
-        lo, hi = (float(x) for x in E.TRACK_RANGE[track])
-        k = TRACK[track]
-        lines += [f"y = t[{k}] + a[{k}]",
-                  f"y = y if y > {lo!r} else {lo!r}",
-                  f"v += ((y if y < {hi!r} else {hi!r}) - t[{k}]) * {per!r} * r"]
-    p = TRACK["policy"]
-    lines.append(f"v += policy_utility(t[{p}] + a[{p}], rl) - policy_utility(w.t[{p}], rl)")
-    return lines
 
 
 worth_at = _function("def worth_at(a, w, rl):\n" + "".join(f"    {x}\n" for x in _worth_at_lines()) + "    return v\n",

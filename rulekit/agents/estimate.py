@@ -351,14 +351,7 @@ def visit(snap: Snapshot, ops, acc, p: int, q: float, run: Run):
         finally:
             who.pop()
         return ops.mix([(q, r), (1 - q, acc)]) if q < 1 else r
-    saved = as_seat(snap, p)
-    who.append(p)
-    try:
-        theirs = run(snap, ops.fresh(snap, acc))
-        value = ops.worth(theirs, snap)
-    finally:
-        who.pop()
-        back(snap, saved)
+    theirs, value = read_as(snap, ops, acc, p, run)
     me = snap.me
     if p == me:
         ops.add_up(acc, q * value)
@@ -376,6 +369,19 @@ def visit(snap: Snapshot, ops, acc, p: int, q: float, run: Run):
     if q >= 0.5:
         ops.set_env(acc, theirs)
     return acc
+
+
+def read_as(snap: Snapshot, ops, acc, p: int, run: Run) -> tuple:
+    """A block read apart with seat p as its subject (its numbers, nothing found yet, acc's names): what it
+    found, and what that is worth to p."""
+    saved = as_seat(snap, p)
+    snap.who.append(p)
+    try:
+        found = run(snap, ops.fresh(snap, acc))
+        return found, ops.worth(found, snap)
+    finally:
+        snap.who.pop()
+        back(snap, saved)
 
 
 def as_seat_value(snap: Snapshot, ops, acc, p: int, fn: Run):
@@ -464,14 +470,7 @@ def me_block(snap: Snapshot, ops, acc, run: Run):
             return run(snap, acc)
         finally:
             who.pop()
-    saved = as_seat(snap, me)
-    who.append(me)
-    try:
-        mine = run(snap, ops.fresh(snap, acc))
-        value = ops.worth(mine, snap)
-    finally:
-        who.pop()
-        back(snap, saved)
+    mine, value = read_as(snap, ops, acc, me, run)
     ops.add_up(acc, value)
     ops.set_env(acc, mine)
     return acc
