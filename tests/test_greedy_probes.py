@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from rulekit import registry
 from rulekit.agents import estgen
 from rulekit.agents import estimate as E
 from rulekit.agents import greedy as G
@@ -186,7 +187,7 @@ def test_the_lookahead_is_deterministic_and_leaves_the_agent_s_generator_alone(p
     snap = E.Snapshot(game.observation(0), 0)
     before = agent.rng.getstate()
     look = G.Lookahead((game.pending().options.index(("play", "probe_stuck")),))
-    agent.look(game.observation(0), look.skip[0], snap, stuck, estgen.of(stuck), 1, False, look, 200)
+    agent.look(game.observation(0), look.skip[0], snap, stuck, False, look, 200)
     assert agent.rng.getstate() == before
 
 
@@ -227,3 +228,15 @@ def test_lint_names_every_card_the_bots_cannot_value(tmp_path):
     advisor.write_text("- id: mover\n  name: 搬\n  effect: |\n    on setup:\n      move 1 healthy\n", encoding="utf-8")
     (found,) = [d for d in check([advisor]) if d.code == "RK244"]
     assert "choosing an advisor" in found.message
+
+
+@pytest.mark.parametrize("trigger", sorted(registry.TRIGGERS))
+def test_a_card_that_scores_at_any_trigger_is_worth_something(probes, trigger):
+    from rulekit.content.model import Card
+    from rulekit.language.parser import parse_effect
+
+    program, problems = parse_effect(f"when {trigger}:\n  score += 1\n")
+    assert program is not None, problems
+    card = Card(kind="policy", id="listener", name="听", effect=program, price=(0,), stage=1)
+    game = first_action(probes)
+    assert E.play_value(card, E.Snapshot(game.observation(0), 0))[0] > 0

@@ -359,7 +359,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         if program is None:
             return []
         return [item for item in program.items if isinstance(item, (ast.Modify, ast.Shield, ast.Seal, ast.Skip)) or (
-            isinstance(item, ast.Handler) and item.form != "react" and item.event not in ("play", "setup"))]
+            isinstance(item, ast.Handler) and E.is_lasting(item))]
 
     def lasting(self) -> None:
         """estimate.lasting, with the card's items unrolled."""
@@ -387,7 +387,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
                 lines.append("    v += E.seal_value(w) * per_round")
             elif isinstance(item, ast.Skip):
                 lines.append(f"    v += E.skip_value({item.step!r}, w, {card.id!r}) * per_round")
-            elif isinstance(item, ast.Handler) and item.form != "react" and item.event not in ("play", "setup"):
+            elif isinstance(item, ast.Handler) and E.is_lasting(item):
                 k = handler_no[id(item)]
                 trigger = item.event if item.form in ("when", "once") else None
                 if item.event == "game" and item.form == "on":

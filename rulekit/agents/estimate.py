@@ -1119,9 +1119,14 @@ def lasting(card, snap: Snapshot, uses: int = 1) -> float:
             v += seal_value(snap) * per_round
         elif isinstance(item, ast.Skip):
             v += skip_value(item.step, snap, card.id) * per_round
-        elif isinstance(item, ast.Handler) and item.form != "react" and item.event not in ("play", "setup"):
+        elif isinstance(item, ast.Handler) and is_lasting(item):
             v += handler_value(item, snap, uses, per_round, rounds, card)
     return v
+
+
+def is_lasting(h: ast.Handler) -> bool:
+    """A handler that acts while the card is in play: not `on play` / `on setup` (they run once) nor `react`."""
+    return h.form != "react" and not (h.form == "on" and h.event in ("play", "setup"))
 
 
 def seal_value(snap: Snapshot) -> float:

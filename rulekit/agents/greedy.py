@@ -57,11 +57,12 @@ class GreedyAgent:
     8. Keep / discard: keeps the cards worth most, discards those worth least.
     9. A card whose worth cannot be read from its text (estimate.unreadable: `move`) is measured
        when it could be played or executed: two copies of the game (Observation.forecast), one
-       where it plays the card and one where it does anything else, are played on to the end of
-       the round by plain greedy players (who look no further), and the card is worth the
-       difference in its standing (estimate.position), plus what its text says of later rounds.
-       At most LOOK_DECISION decisions a question and LOOK_GAME a game; kept while the table stays
-       the same; past the budget, the card is worth what is read of it.
+       where it plays the card now and one where it does not play it this round, are played on to
+       the end of the round by plain greedy players (who look no further), and the card is worth
+       the difference in its standing: score, money, tracks and residents (estimate.position),
+       and what its tableau and hand still bring, as read. At most LOOK_DECISION decisions a
+       question and LOOK_GAME a game; kept while the table stays the same; past the budget, the
+       card is worth what is read of it.
     Ties go to its own random generator, seeded by (game seed, seat): the agent is deterministic
     (the copies' players have generators of their own, seeded from the same).
     """
@@ -237,7 +238,7 @@ class GreedyAgent:
                 v = worth - obs.price(card) * E.MONEY if safe else 0.0
                 if safe and est.unreadable:
                     look = look or Lookahead(self.unreadable_options(obs, read, back))
-                    v = self.measured(obs, i, snap, card, est, 1, False, look, v)
+                    v = self.measured(obs, i, snap, card, 1, False, look, v)
             elif kind == "execute":
                 if tableau is None:
                     tableau = obs.tableau(self.seat)
@@ -248,7 +249,7 @@ class GreedyAgent:
                 v = worth - obs.price(e.card, e.uses) * E.MONEY if safe else 0.0
                 if safe and est.unreadable:
                     look = look or Lookahead(self.unreadable_options(obs, read, back))
-                    v = self.measured(obs, i, snap, e.card, est, e.uses + 1, True, look, v)
+                    v = self.measured(obs, i, snap, e.card, e.uses + 1, True, look, v)
             elif kind == "switch":
                 if (obs.round, o[1]) in self._switched:
                     continue
@@ -267,7 +268,7 @@ class GreedyAgent:
         return k
 
     # ---- the lookahead -------------------------------------------------------------------------------
-    def measured(self, obs, i: int, snap: E.Snapshot, card, est, uses: int, again: bool, look: Lookahead,
+    def measured(self, obs, i: int, snap: E.Snapshot, card, uses: int, again: bool, look: Lookahead,
                  read: float) -> float:
         """What answering the action question with option i (playing or executing an unreadable card) is worth,
         by the lookahead, kept while the snapshot's key stays the same; `read` (the reading's value) when it
@@ -280,7 +281,7 @@ class GreedyAgent:
             left = min(look.left, LOOK_GAME - self.looked)
             if left <= 0:
                 return read
-            hit, spent = self.look(obs, i, snap, card, est, uses, again, look, left)
+            hit, spent = self.look(obs, i, snap, card, again, look, left)
             look.left -= spent
             self.looked += spent
             if hit is None:
@@ -288,7 +289,7 @@ class GreedyAgent:
             self._cache[key] = hit
         return hit
 
-    def look(self, obs, i: int, snap: E.Snapshot, card, est, uses: int, again: bool, look: Lookahead,
+    def look(self, obs, i: int, snap: E.Snapshot, card, again: bool, look: Lookahead,
              budget: int) -> tuple[float | None, int]:
         """(the difference in standing between answering with option i and with anything but an unreadable
         card, both copies played on to the end of the round, or None when a copy failed; decisions played).
