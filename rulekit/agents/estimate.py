@@ -21,6 +21,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from rulekit import registry
 from rulekit.core import board as B
@@ -288,6 +289,20 @@ def gain(snap: Snapshot, what: str, k) -> float:
     return (min(hi, max(lo, cur + k)) - cur) * PER_ROUND[what] * snap.r
 
 
+class Ops(Protocol):
+    """What the shared readings below need of a reader's findings (an Acc here, a list in estgen)."""
+
+    def fresh(self, snap: Snapshot, acc): ...
+    def clone(self, acc): ...
+    def mix(self, parts: list): ...
+    def worth(self, acc, snap: Snapshot) -> float: ...
+    def add_extra(self, acc, v: float) -> None: ...
+    def up(self, acc) -> float: ...
+    def add_up(self, acc, v: float) -> None: ...
+    def set_env(self, dst, src) -> None: ...
+    def deltas(self, acc) -> tuple: ...
+
+
 class AccOps:
     """How the Walker holds what a reading found (an Acc); estgen has the same operations on its lists."""
 
@@ -334,7 +349,7 @@ class AccOps:
 Run = Callable[[Snapshot, object], object]
 
 
-def visit(snap: Snapshot, ops, acc, p: int, q: float, run: Run):
+def visit(snap: Snapshot, ops: Ops, acc, p: int, q: float, run: Run):
     """Read a player block's body for seat p, visited with probability q, into what the current subject found.
 
     The current subject's own block reads on into its own findings. Another seat's is read apart,
@@ -371,7 +386,7 @@ def visit(snap: Snapshot, ops, acc, p: int, q: float, run: Run):
     return acc
 
 
-def read_as(snap: Snapshot, ops, acc, p: int, run: Run) -> tuple:
+def read_as(snap: Snapshot, ops: Ops, acc, p: int, run: Run) -> tuple:
     """A block read apart with seat p as its subject (its numbers, nothing found yet, acc's names): what it
     found, and what that is worth to p."""
     saved = as_seat(snap, p)
@@ -384,7 +399,7 @@ def read_as(snap: Snapshot, ops, acc, p: int, run: Run) -> tuple:
         back(snap, saved)
 
 
-def as_seat_value(snap: Snapshot, ops, acc, p: int, fn: Run):
+def as_seat_value(snap: Snapshot, ops: Ops, acc, p: int, fn: Run):
     """An expression read with seat p as its subject (the current subject reads its own findings)."""
     who = snap.who
     if p == who[-1]:
@@ -398,7 +413,7 @@ def as_seat_value(snap: Snapshot, ops, acc, p: int, fn: Run):
         back(snap, saved)
 
 
-def each_player(snap: Snapshot, ops, acc, other: bool, where: Run | None, run: Run):
+def each_player(snap: Snapshot, ops: Ops, acc, other: bool, where: Run | None, run: Run):
     """`each [other] player [where COND]:` — every seat still in, in turn order, as likely as COND holds for it."""
     subject = snap.who[-1]
     for p in snap.order:
@@ -410,7 +425,7 @@ def each_player(snap: Snapshot, ops, acc, other: bool, where: Run | None, run: R
     return acc
 
 
-def player_with(snap: Snapshot, ops, acc, which: str, key: Run, run: Run):
+def player_with(snap: Snapshot, ops: Ops, acc, which: str, key: Run, run: Run):
     """`player with highest|lowest|most|fewest EXPR:` — every seat tied at the best value, in turn order."""
     values = [num_of(as_seat_value(snap, ops, acc, p, key)) for p in snap.order]
     if not values:
@@ -422,14 +437,14 @@ def player_with(snap: Snapshot, ops, acc, which: str, key: Run, run: Run):
     return acc
 
 
-def choose_options(snap: Snapshot, ops, acc, other: bool, where: Run | None) -> list[int]:
+def choose_options(snap: Snapshot, ops: Ops, acc, other: bool, where: Run | None) -> list[int]:
     """The seats `choose [other] player [where COND]:` may pick, in turn order."""
     subject = snap.who[-1]
     return [p for p in snap.order if not (other and p == subject)
             and (where is None or truth(as_seat_value(snap, ops, acc, p, where)) > 0)]
 
 
-def count_players(snap: Snapshot, ops, acc, other: bool, where: Run | None) -> float:
+def count_players(snap: Snapshot, ops: Ops, acc, other: bool, where: Run | None) -> float:
     """`count([other] player where COND)`: the seats it holds for (an expected count when COND is a chance)."""
     subject = snap.who[-1]
     total = 0.0
@@ -440,7 +455,7 @@ def count_players(snap: Snapshot, ops, acc, other: bool, where: Run | None) -> f
     return total
 
 
-def aggregate(snap: Snapshot, ops, acc, highest: bool, key: Run):
+def aggregate(snap: Snapshot, ops: Ops, acc, highest: bool, key: Run):
     """`highest(EXPR)` / `lowest(EXPR)` over the seats still in (0 with none)."""
     values = [num_of(as_seat_value(snap, ops, acc, p, key)) for p in snap.order]
     if not values:
@@ -460,7 +475,7 @@ def count_played(snap: Snapshot, acc, where: Callable | None) -> float:
     return total
 
 
-def me_block(snap: Snapshot, ops, acc, run: Run):
+def me_block(snap: Snapshot, ops: Ops, acc, run: Run):
     """`me:` — the card's owner (the player) is the subject again; read inside another seat's block, what
     it does reaches the player as points."""
     me, who = snap.me, snap.who
