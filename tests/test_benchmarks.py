@@ -21,6 +21,7 @@ RUNS = {
     "bench_playtest.py": ["--games", "12", "--small", "6", "--agent", "random", *DECK],
     "ceiling.py": ["--games", "5"],
     "bench_value.py": ["--games", "3", "--card", "five", "--content", str(BENCH.parent / "tests" / "fixtures" / "value")],
+    "free_cards.py": ["--games", "2", "--content", str(Path(__file__).resolve().parent / "fixtures" / "probes")],
 }
 
 

@@ -10,19 +10,23 @@ and on the same types, so the two give the same floats to the last bit
 (tests/test_estimate_agree.py checks it on every card of the shipped content):
 
 - the effects found so far (estimate.Acc) are one list: the six track deltas in TRACKS order,
-  the five board counts in STATES order, the extra points, the prevented count, then one slot
-  per name the card binds (`let`, `choose`, `as`), UNBOUND until bound;
+  the five board counts in STATES order, the extra points, the prevented count, the points that
+  reach the player from another seat's block (`up`), then one slot per counter of the card and
+  per name it binds (`let`, `choose`, `as`), UNBOUND until bound;
 - every block is a function of (snapshot, list); at a choice (`choose`, `may`, `any` / `up to`
   amounts) the rest of the block is a function of its own, run once per answer;
 - a statement the reference skips because it raised is skipped here by the same `try`;
 - every `+ - * //` goes through estimate.cap, and every block adds the statements it reads to
-  w.work and reads nothing once it passes estimate.WORK, as the reference does (the game's limits).
+  w.work and reads nothing once it passes estimate.WORK, as the reference does (the game's limits);
+- what the two readers share (player blocks, `take`/`give`, `me:`, counts, events) is estimate's
+  own code, called with the list operations below (ListOps) where the Walker passes AccOps.
 """
 
 from __future__ import annotations
 
 import weakref
 
+from rulekit import registry
 from rulekit.agents import estimate as E
 from rulekit.language import ast
 from rulekit.language.visitor import Visitor
@@ -33,11 +37,12 @@ TRACK = {name: k for k, name in enumerate(E.TRACKS)}
 COUNT = {name: len(E.TRACKS) + k for k, name in enumerate(E.STATES)}
 EXTRA = len(E.TRACKS) + len(E.STATES)
 PREVENTED = EXTRA + 1
-SLOTS = PREVENTED + 1          # the first slot of a bound name; what Acc.mix combines comes before it
+UP = PREVENTED + 1
+SLOTS = UP + 1                 # the first slot of a counter or bound name; what Acc.mix combines comes before it
 DERIVED = {"infected": ("mild", "severe"), "alive": ("healthy", "mild", "severe"),
            "resident": ("healthy", "mild", "severe", "dead")}
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
-KINDS = ("choose", "may", "amount")
+KINDS = ("choose", "may", "amount", "player")
 
 
 # ---- what generated code calls ------------------------------------------------------------------------
@@ -117,8 +122,29 @@ def _worth_lines() -> list[str]:
     - the tracks and the bounds are read as floats (w.tf): a track delta is always a float, and an
       int meets a float as the float of the same value, so every sum and difference is the same
       number, reached by the interpreter's faster float operations."""
+    p = TRACK["policy"]
+    # With no change of policy the reference adds utility(p + 0.0) - utility(p), which is 0.0 exactly.
+    return _track_lines("w.r") + [f"if a[{p}]:",
+                                  "    u = w.pu0",
+                                  "    if u is None:",
+                                  f"        u = w.pu0 = policy_utility(w.t[{p}], w.rounds_left)",
+                                  f"    v += policy_utility(t[{p}] + a[{p}], w.rounds_left) - u",
+                                  "else:",
+                                  "    v += 0.0"]
+
+
+def _worth_at_lines() -> list[str]:
+    """estimate.worth_at of the list `a` to the snapshot `w` with `rl` rounds left, leaving it in `v`: as
+    _worth_lines, the policy's two utilities read at rl."""
+    p = TRACK["policy"]
+    return _track_lines(f"rl * {E.LASTING!r}") + [
+        f"v += policy_utility(t[{p}] + a[{p}], rl) - policy_utility(w.t[{p}], rl)"]
+
+
+def _track_lines(r: str) -> list[str]:
+    """The worth of everything but policy, leaving it in `v`, with `r` the rounds left times LASTING."""
     lines = ["t = w.tf",
-             "r = w.r",
+             f"r = {r}",
              f"v = a[{EXTRA}] + a[{TRACK['score']}] + a[{TRACK['money']}] * {E.MONEY!r}"]
     for track, per in E.PER_ROUND.items():
         lo, hi = (float(x) for x in E.TRACK_RANGE[track])
@@ -126,21 +152,57 @@ def _worth_lines() -> list[str]:
         lines += [f"y = t[{k}] + a[{k}]",
                   f"y = y if y > {lo!r} else {lo!r}",
                   f"v += ((y if y < {hi!r} else {hi!r}) - t[{k}]) * {per!r} * r"]
-    p = TRACK["policy"]
-    # With no change of policy the reference adds utility(p + 0.0) - utility(p), which is 0.0 exactly.
-    lines += [f"if a[{p}]:",
-              "    u = w.pu0",
-              "    if u is None:",
-              f"        u = w.pu0 = policy_utility(w.t[{p}], w.rounds_left)",
-              f"    v += policy_utility(t[{p}] + a[{p}], w.rounds_left) - u",
-              "else:",
-              "    v += 0.0"]
     return lines
 
 
 worth = _function("def worth(a, w):\n" + "".join(f"    {x}\n" for x in _worth_lines()) + "    return v\n", "worth",
                   {"policy_utility": E.policy_utility})
 worth.__doc__ = "Points the effects found (a list) are worth to the snapshot's player: estimate.worth."
+
+
+worth_at = _function("def worth_at(a, w, rl):\n" + "".join(f"    {x}\n" for x in _worth_at_lines()) + "    return v\n",
+                     "worth_at", {"policy_utility": E.policy_utility})
+worth_at.__doc__ = "estimate.worth_at on a list: the worth if rl rounds were left."
+
+
+class ListOps:
+    """estimate.AccOps on the generated reading's lists."""
+
+    @staticmethod
+    def fresh(w, a: list) -> list:
+        return w.base + a[SLOTS:]
+
+    @staticmethod
+    def clone(a: list) -> list:
+        return a[:]
+
+    mix = staticmethod(_mix)
+    worth = staticmethod(worth)
+
+    @staticmethod
+    def add_extra(a: list, v: float) -> None:
+        a[EXTRA] += v
+
+    @staticmethod
+    def up(a: list) -> float:
+        return a[UP]
+
+    @staticmethod
+    def add_up(a: list, v: float) -> None:
+        a[UP] += v
+
+    @staticmethod
+    def set_env(dst: list, src: list) -> None:
+        dst[SLOTS:] = src[SLOTS:]
+
+    @staticmethod
+    def deltas(a: list) -> tuple:
+        return tuple(a[:len(E.TRACKS)])
+
+
+def harm(card, w) -> tuple[float, tuple]:
+    """estimate.as_event, read by the card's generated `on resolve` (estimate.event_harm)."""
+    return E.as_event(w, card, "generated", of(card).resolve)
 
 
 # ---- one card's module ----------------------------------------------------------------------------------
@@ -152,17 +214,19 @@ class CardEstimate:
     the parameters of the reading (estimate.Walker's), set by whoever calls.
     """
 
-    __slots__ = ("forced", "lasting", "names", "play", "react", "setup", "source", "value")
+    __slots__ = ("forced", "lasting", "names", "play", "react", "resolve", "setup", "source", "unreadable", "value")
 
-    def __init__(self, fns: dict, forced: dict, names: dict[str, int], source: str):
+    def __init__(self, fns: dict, forced: dict, names: dict[str, int], source: str, unreadable: tuple):
         self.play = fns["play"]          # (w) -> list: the effects of `on play`
         self.value = fns["value"]        # (w, uses, again) -> (worth, policy change): estimate.play_value
         self.setup = fns["setup"]        # (w) -> float: the worth of `on setup`
         self.lasting = fns["lasting"]    # (w, uses) -> float: estimate.lasting
         self.react = fns["react"]        # (w) -> float: estimate.react_value
+        self.resolve = fns["resolve"]    # (w) -> float: an event's `on resolve` as estimate.event_harm reads it
         self.forced = forced             # kind -> (handler, (w) -> list): the first handler holding such a choice
-        self.names = names               # each name the card binds -> its slot in the list
+        self.names = names               # each counter and name the card binds -> its slot in the list
         self.source = source
+        self.unreadable = unreadable     # estimate.unreadable: what the reading cannot value (the agent looks ahead)
 
 
 _cache: dict[int, tuple] = {}
@@ -209,18 +273,24 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         program = card.effect
         self.handlers = program.handlers if program is not None else ()
         self.slots: dict[str, int] = {}
+        for name, _ in card.counters:
+            self.slots[name] = SLOTS + len(self.slots)
+        self.counters = len(self.slots)
         for h in self.handlers:
             _bound(h.body, self.slots)
         self.out: list[str] = []
         self.n = 0
         self.trigger: str | None = None
+        self.card_mode = False          # inside `count(played where …)`: stage and price are the card's
 
     def fresh(self, prefix: str) -> str:
         self.n += 1
         return f"{prefix}{self.n}"
 
     def new_acc(self) -> str:
-        """estimate.Acc(snap): the snapshot's counts, nothing found yet, no name bound."""
+        """Walker.new_acc: the snapshot's counts, nothing found yet, the card's counters, no name bound."""
+        if self.counters:
+            return "w.base + list(E.counter_values_of(w, CID, CTRS)) + ENV"
         return "w.base + ENV" if self.slots else "w.base[:]"
 
     # ---- the card -----------------------------------------------------------------------------------
@@ -236,14 +306,24 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         setup = [f"    v = v + worth(h{k}(w), w)\n" for k, h in enumerate(self.handlers)
                  if h.form == "on" and h.event == "setup"]
         self.out.append("def setup(w):\n    w.uses = 1\n    v = 0\n" + "".join(setup) + "    return v\n")
-        react = [f"worth(h{k}(w), w)" for k, h in enumerate(self.handlers) if h.form == "react"]
+        react = []
+        for k, h in enumerate(self.handlers):
+            if h.form == "react":
+                self.out.append(f"def hw{k}(w):\n    return worth(h{k}(w), w)\n")
+                react.append(f"(E.over_events(w, hw{k}, harm) if w.ev is None else hw{k}(w))" if h.event == "event"
+                             else f"hw{k}(w)")
         self.out.append("def react(w):\n    w.uses = 1\n"
                         + (f"    return max([{', '.join(react)}])\n" if react else "    return 0.0\n"))
+        resolve = [f"    v += h{k}(w)[{UP}]\n" for k, h in enumerate(self.handlers)
+                   if h.form == "on" and h.event == "resolve"]
+        self.out.append("def resolve(w):\n    v = 0.0\n" + "".join(resolve) + "    return v\n")
         self.lasting()
         self.play_value(bodies)
         source = "".join(self.out)
-        ns = {"ERRORS": ERRORS, "UNB": UNBOUND, "WORK": E.WORK, "_cap": E.cap, "ENV": [UNBOUND] * len(self.slots),
-              "worth": worth, "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
+        ns = {"ERRORS": ERRORS, "UNB": UNBOUND, "WORK": E.WORK, "_cap": E.cap,
+              "ENV": [UNBOUND] * (len(self.slots) - self.counters), "CID": card.id, "CTRS": card.counters,
+              "DUR": card.duration, "worth": worth, "worth_at": worth_at, "harm": harm, "OPS": ListOps,
+              "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
               "_missing": _missing, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW,
               "E": E, "policy_utility": E.policy_utility}    # not the card: the cache must not keep it alive
         exec(compile(source, f"<rulekit estimate {card.id}>", "exec"), ns)
@@ -252,7 +332,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             k = next((k for k, h in enumerate(self.handlers) if holds(h.body, kind)), None)
             if k is not None:
                 forced[kind] = (self.handlers[k], ns[f"h{k}"])
-        return CardEstimate(ns, forced, dict(self.slots), source)
+        return CardEstimate(ns, forced, dict(self.slots), source, E.unreadable(card))
 
     def on_play(self, bodies: dict) -> list[str]:
         """estimate.on_play: lines leaving in `a` the effects of the `on play` handlers, one after another."""
@@ -278,8 +358,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         program = self.card.effect
         if program is None:
             return []
-        return [item for item in program.items if isinstance(item, (ast.Modify, ast.Shield, ast.Seal)) or (
-            isinstance(item, ast.Handler) and item.form != "react" and item.event not in ("play", "setup"))]
+        return [item for item in program.items if isinstance(item, (ast.Modify, ast.Shield, ast.Seal, ast.Skip)) or (
+            isinstance(item, ast.Handler) and E.is_lasting(item))]
 
     def lasting(self) -> None:
         """estimate.lasting, with the card's items unrolled."""
@@ -290,25 +370,33 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             lines.append("    return 0.0")
             self.out.append("\n".join(lines) + "\n")
             return
-        per_round = "w.rounds_left * E.LASTING" if card.duration != "round" else "1.0"
-        lines += [f"    per_round = {per_round}", "    v = 0.0"]
+        lines += ["    rounds, per_round = E.coverage(DUR, w)", "    v = 0.0"]
         handler_no = {id(h): k for k, h in enumerate(self.handlers)}
         for item in program.items:
             if isinstance(item, ast.Modify):
                 fn = self.expression(item.expr)
                 if item.quantity == "final_penalty":
-                    lines.append(f"    w.uses = 1\n    v += E.final_penalty_of({fn}(w), w)")
+                    lines.append(f"    w.uses = 1\n    v += E.final_penalty_of({fn}(w), w) if E.to_end(DUR, w) "
+                                 "else 0.0")
                 else:
                     lines.append(f"    w.uses = uses\n    v += E.modifier_of({fn}(w), {item.quantity!r}, "
                                  f"{item.floor!r}, w, {card.id!r}) * per_round")
             elif isinstance(item, ast.Shield):
-                lines.append(f"    v += 0.1 * w.rounds_left * {len(item.targets)}")
+                lines.append(f"    v += E.shield_value({tuple(t for t, _ in item.targets)!r}, w, harm) * per_round")
             elif isinstance(item, ast.Seal):
                 lines.append("    v += E.seal_value(w) * per_round")
-            elif isinstance(item, ast.Handler) and item.form != "react" and item.event not in ("play", "setup"):
+            elif isinstance(item, ast.Skip):
+                lines.append(f"    v += E.skip_value({item.step!r}, w, {card.id!r}) * per_round")
+            elif isinstance(item, ast.Handler) and E.is_lasting(item):
+                k = handler_no[id(item)]
                 trigger = item.event if item.form in ("when", "once") else None
-                lines.append(f"    w.uses = uses\n    v += E.handler_worth(worth(h{handler_no[id(item)]}(w), w), "
-                             f"{trigger!r}, {item.form == 'once'}, w, per_round)")
+                if item.event == "game" and item.form == "on":
+                    lines.append(f"    w.uses = uses\n    v += worth(h{k}(w), w) if E.to_end(DUR, w) else 0.0")
+                    continue
+                self.out.append(f"def hw{k}(w):\n    return worth(h{k}(w), w)\n")
+                body = f"E.over_events(w, hw{k}, harm)" if trigger == "event" else f"hw{k}(w)"
+                lines.append(f"    w.uses = uses\n    v += E.handler_worth({body}, {trigger!r}, {item.form == 'once'}, "
+                             "w, per_round, rounds)")
         lines.append("    return v")
         self.out.append("\n".join(lines) + "\n")
 
@@ -329,11 +417,19 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             kind = E.choice_kind(s)
             if kind is not None:
                 rest = self.block(stmts[k + 1:])
-                take = self.take(s)
+                body = self.block(s.body) if kind == "player" else None
+                take = self.take(s, body)
                 lines += [f"    if w.fk == {kind!r}:",
                           "        w.fk = None",
-                          "        o = [w.force]",
-                          "    else:",
+                          "        o = [w.force]"]
+                if kind == "player":            # Walker.choice: read as mine when I was asked inside it
+                    lines += ["    elif w.as_subject:",
+                              "        try:",
+                              f"            a = {body}(w, a)",
+                              "        except ERRORS:",
+                              "            pass",
+                              f"        return {rest}(w, a)"]
+                lines += ["    else:",
                           "        try:"]
                 lines += ["            " + x for x in self.options(s, kind)]
                 lines += ["        except ERRORS:",
@@ -350,6 +446,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def options(self, s, kind: str) -> list[str]:
         """Walker.choice for a statement that is a choice: the answers, as `o`."""
+        if kind == "player":
+            return [f"o = E.choose_options(w, OPS, a, {s.other!r}, {self.condition(s.where)})"]
         if kind == "choose":
             return [f"lo, hi = int({self.num(s.lo)}), int({self.num(s.hi)})",
                     "o = sorted({lo, hi}) if lo <= hi else []"]
@@ -361,11 +459,13 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             return ["o = [True, False]"]
         return [f"o = [0, {self.available(s)}]"]
 
-    def take(self, s) -> str:
-        """Walker.take: a function (w, answer, a) -> a."""
+    def take(self, s, body: str | None) -> str:
+        """Walker.take: a function (w, answer, a) -> a (body: a `choose player`'s block, written)."""
         name = self.fresh("t")
         lines = [f"def {name}(w, o, a):"]
-        if isinstance(s, ast.Choose):
+        if isinstance(s, ast.ChoosePlayer):
+            lines.append(f"    return E.visit(w, OPS, a, o, 1.0, {body})")
+        elif isinstance(s, ast.Choose):
             lines.append(f"    a[{self.slots[s.name]}] = o")
         elif isinstance(s, (ast.May, ast.MayPay, ast.MayDiscard)):
             lines.append("    if not o:\n        return a")
@@ -415,19 +515,39 @@ class _Gen(Visitor, walks=("statements", "expressions")):
     def s_If(self, s: ast.If) -> list[str]:
         return self.branch(s)
 
-    def s_EachPlayer(self, s) -> list[str]:
-        return self.players(s)
+    def s_EachPlayer(self, s: ast.EachPlayer) -> list[str]:
+        body = self.block(s.body)
+        return ["if w.as_subject:", f"    a = {body}(w, a)", "else:",
+                f"    a = E.each_player(w, OPS, a, {s.other!r}, {self.condition(s.where)}, {body})"]
 
-    s_PlayerWith = s_ChoosePlayer = s_EachPlayer
+    def s_PlayerWith(self, s: ast.PlayerWith) -> list[str]:
+        body = self.block(s.body)
+        return ["if w.as_subject:", f"    a = {body}(w, a)", "else:",
+                f"    a = E.player_with(w, OPS, a, {s.which!r}, {self.condition(s.expr)}, {body})"]
+
+    def s_ChoosePlayer(self, s: ast.ChoosePlayer) -> list[str]:
+        return [f"a = {self.block(s.body)}(w, a)"]       # reached only when I was asked inside it
 
     def s_Me(self, s: ast.Me) -> list[str]:
-        return [f"a = {self.block(s.body)}(w, a)"]
+        return [f"a = E.me_block(w, OPS, a, {self.block(s.body)})"]
 
-    s_After = s_Me
+    def s_After(self, s: ast.After) -> list[str]:
+        body = self.block(s.body)
+        return [f"n = int({self.num(s.count)})",
+                "if n < 1:",
+                "    raise ValueError('after fewer than 1 rounds')",
+                "if n < w.rounds_left:",
+                "    b = a[:]",
+                f"    b[0:{len(E.TRACKS)}] = {[0.0] * len(E.TRACKS)!r}",
+                f"    b[{EXTRA}], b[{PREVENTED}], b[{UP}] = 0.0, 0.0, 0.0",
+                f"    b = {body}(w, b)",
+                f"    f = {E.LATER!r} ** n",
+                f"    a[{EXTRA}] += f * worth_at(b, w, w.rounds_left - n)",
+                f"    a[{UP}] += f * b[{UP}]"]
 
     def s_Repeat(self, s: ast.Repeat) -> list[str]:
         body = self.block(s.body)
-        return [f"for _ in range(max(0, min(10, int({self.num(s.count)})))):", f"    a = {body}(w, a)"]
+        return [f"for _ in range(max(0, min({E.MAX_REPEAT}, int({self.num(s.count)})))):", f"    a = {body}(w, a)"]
 
     def s_Spend(self, s: ast.Spend) -> list[str]:
         return [f"a[{TRACK['money']}] -= {self.num(s.amount)}"]
@@ -464,7 +584,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         return [f"a[{EXTRA}] += 0.5 * max(0, int({self.num(s.stage)}) - w.unlocked)"]
 
     def s_Prevent(self, s: ast.Prevent) -> list[str]:
-        return [f"a[{PREVENTED}] += 1", f"a[{EXTRA}] += {E.PREVENT.get(self.trigger or '', 0.0)!r}"]
+        pv = "w.pv" if self.trigger == "event" else repr(E.PREVENT.get(self.trigger or "", 0.0))
+        return [f"a[{PREVENTED}] += 1", f"a[{EXTRA}] += {pv}"]
 
     def s_Discard(self, s: ast.Discard) -> list[str]:
         mode = s.amount.mode
@@ -475,7 +596,17 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         return out
 
     def s_Transfer(self, s: ast.Transfer) -> list[str]:
-        return []               # not weighed (estimate.Walker.s_Transfer)
+        cards = s.what in registry.HAND_WORDS
+        if not cards and s.what not in TRACK:
+            return [f"raise KeyError({s.what!r})"]
+        n = "None" if s.amount.mode == "all" else self.num(s.amount.expr)
+        cur = "w.hand" if cards else f"(w.tf[{TRACK[s.what]}] + a[{TRACK[s.what]}])"
+        out = [f"n = {n}", f"change, points, up, unmoved = E.transfer(w, {s.direction!r}, {s.what!r}, n, {cur})"]
+        out.append(f"a[{EXTRA}] += points" if cards else f"a[{TRACK[s.what]}] += change")
+        out.append(f"a[{UP}] += up")
+        if s.as_name:
+            out.append(f"a[{self.slots[s.as_name]}] = unmoved")
+        return out
 
     def s_Choose(self, s) -> list[str]:
         return []               # a choice: block() writes it
@@ -493,24 +624,13 @@ class _Gen(Visitor, walks=("statements", "expressions")):
                 "a = _mix(parts) if len(parts) > 1 else parts[0][1]"]
         return out
 
-    def players(self, s) -> list[str]:
-        body = self.block(s.body)
-        out = ["if w.as_subject:", f"    a = {body}(w, a)", "else:", "    n = w.players"]
-        if isinstance(s, ast.PlayerWith):
-            out.append("    mine, others = 1 / n, (n - 1) / n")
-        else:
-            p = self.truth(s.where) if s.where is not None else "1.0"
-            if isinstance(s, ast.ChoosePlayer):
-                share = "0.0, p" if s.other else "p / n, p * (n - 1) / n"
-            else:
-                share = f"({'0.0' if s.other else 'p'}), (n - 1) * p"
-            out += [f"    p = {p}", f"    mine, others = {share}"]
-        out += ["    if others:",
-                f"        theirs = {body}(w, {self.new_acc()})",
-                f"        a[{EXTRA}] -= {E.OTHERS!r} * others * worth(theirs, w)",
-                "    if mine:",
-                f"        a = _mix([(mine, {body}(w, a[:])), (1 - mine, a)]) if mine < 1 else {body}(w, a)"]
-        return out
+    def condition(self, e) -> str:
+        """Walker.cond: a function (w, a) -> the value of e, or None."""
+        if e is None:
+            return "None"
+        name = self.fresh("c")
+        self.out.append(f"def {name}(w, a):\n    return {self.value(e)}\n")
+        return name
 
     def verb(self, s: ast.VerbStmt, answer: str | None) -> list[str]:
         """Walker.verb: lines leaving the number of cells taken in `n`. `y if y < x else x` is min(x, y)
@@ -531,6 +651,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
                "left = avail if avail < left else left",
                "left = left if left > 0 else 0",                    # max(0, min(int(n), avail))
                "taken = left"]
+        if s.verb == "move":            # how many, and nothing more (estimate.UNREADABLE)
+            return out + ["n = taken"]
         if s.verb not in E.VERB_ORDER:
             return out + [f"raise KeyError({s.verb!r})"]
         for state in E.VERB_ORDER[s.verb]:
@@ -637,9 +759,21 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         return self.call(e), True
 
     def e_It(self, e) -> tuple[str, bool]:
-        return "0", True        # not read (estimate.Walker.e_It)
+        if self.trigger == "event":
+            return "(w.ev.id if w.ev is not None else None)", False
+        return repr(E.IT_STATE.get(self.trigger or "")), False
 
-    e_CountOf = e_It
+    def e_CountOf(self, e: ast.CountOf) -> tuple[str, bool]:
+        if e.what == "played":
+            where = "None"
+            if e.where is not None:
+                where = self.fresh("c")
+                outer, self.card_mode = self.card_mode, True
+                code = self.value(e.where)
+                self.card_mode = outer
+                self.out.append(f"def {where}(w, a, cv):\n    return {code}\n")
+            return f"E.count_played(w, a, {where})", True
+        return f"E.count_players(w, OPS, a, {e.what == 'other player'!r}, {self.condition(e.where)})", True
 
     def call(self, e: ast.Call) -> str:
         f = e.func
@@ -647,16 +781,26 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             return f"{f}([{', '.join(self.num(x) for x in e.args)}])"
         if f == "abs":
             return f"abs({self.num(e.args[0])})" if e.args else "_missing()"
-        if f in E.CHANCE:
-            return repr(E.CHANCE[f])
+        if f == "event":
+            ref = self.value(e.args[0]) if e.args else "_missing()"
+            return f"({E.CHANCE['event']!r} if w.ev is None else float({ref} in (w.ev.id, w.ev.name)))"
+        if f == "happened":
+            ref = self.value(e.args[0]) if e.args else "_missing()"
+            return f"(1.0 if w.ev is not None and {ref} in (w.ev.id, w.ev.name) else {E.CHANCE['happened']!r})"
         if f == "played":
             return f"_played(w, {self.value(e.args[0])})" if e.args else "_missing()"
         if f == "unlocked":
             return f"float(w.unlocked >= {self.num(e.args[0])})" if e.args else "_missing()"
-        return "0"      # not read: highest/lowest (estimate.Walker.call)
+        if f in ("highest", "lowest"):
+            if not e.args:
+                return "_missing()"
+            return f"E.aggregate(w, OPS, a, {f == 'highest'!r}, {self.condition(e.args[0])})"
+        return "0"
 
     def name(self, name: str) -> str:
         """Walker.name for a name no `let` holds."""
+        if self.card_mode and name in registry.CARD_VALUES:
+            return "cv[0]" if name == "stage" else "cv[1]"
         if name in TRACK:
             k = TRACK[name]
             return f"(w.tf[{k}] + a[{k}])"

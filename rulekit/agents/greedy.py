@@ -8,12 +8,17 @@ import random
 from rulekit.agents import estgen
 from rulekit.agents import estimate as E
 from rulekit.core import board as B
+from rulekit.core.errors import EffectError, RuleViolation
 from rulekit.core.questions import CELLS, DONE, Ask, Observation, Question
 
 PLAY_MARGIN = 0.25     # a card is played when its worth beats its price by this many points
 BID_RESERVE = 2        # coins kept back when bidding
 POLICY_DANGER = -6     # at or below this policy, never pay policy
 POLICY_FLOOR = -8      # never play a card that would take policy to this or lower
+# The lookahead (a card the reading cannot value): decisions its copies of the game may play, for one
+# action question and for one game, counting both copies; past them the card is worth what is read of it.
+LOOK_DECISION = 300
+LOOK_GAME = 1200
 
 
 class GreedyAgent:
@@ -45,19 +50,33 @@ class GreedyAgent:
        with the most, removing dead first, then severe, then mild. Discovery reveals the tile
        with the fewest healthy neighbours. The planner puts infected fronts far from its
        corner diagonal (revealed last) and healthy fronts near it.
-    6. Choices inside an effect (how many, which number, may / may pay): the answer the estimate
-       values most. 拒之门外 and other reactions: played whenever worth their price.
+    6. Choices inside an effect (how many, which number, may / may pay, which player): the answer
+       the estimate values most; a card to give away: the one worth least. 拒之门外 and other
+       reactions: played whenever worth their price (a reaction to an event, for that event).
     7. Exchange: offers the card worth least to it (a card it cannot play first) when worth
        under 1 point; bids half the card's worth in coins, keeping BID_RESERVE coins back.
     8. Keep / discard: keeps the cards worth most, discards those worth least.
-    Ties go to its own random generator, seeded by (game seed, seat): the agent is deterministic.
+    9. A card whose worth cannot be read from its text (estimate.unreadable: `move`) is measured
+       when it could be played or executed: two copies of the game (Observation.forecast), one
+       where it plays the card now and one where it does not play it this round, are played on to
+       the end of the round by plain greedy players (who look no further), and the card is worth
+       the difference in its standing: score, money, tracks and residents (estimate.position),
+       and what its tableau and hand still bring, as read. At most LOOK_DECISION decisions a
+       question and LOOK_GAME a game; kept while the table stays the same; past the budget, the
+       card is worth what is read of it.
+    Ties go to its own random generator, seeded by (game seed, seat): the agent is deterministic
+    (the copies' players have generators of their own, seeded from the same).
     """
 
     name = "greedy"
+    looks = True            # measures unreadable cards by the lookahead (the copies' players do not)
+    looked = 0              # decisions its lookaheads played this game
+    _moving: int | None = None  # the state of the resident a `move` is moving
+    barred: frozenset = frozenset()     # cards it does not play or execute (a lookahead's other copy)
 
     def __init__(self, seed: int, seat: int):
         self.rng = random.Random(f"greedy:{seed}:{seat}")
-        self.seat = seat
+        self.seed, self.seat = seed, seat
         self._cache_key = None
         self._cache: dict = {}
         self._switched: set = set()     # (round, card id): switch a card at most once a round
@@ -214,9 +233,13 @@ class GreedyAgent:
             self.no_snapshot(obs)       # pass and burials weigh no card
         values, indexes = [PLAY_MARGIN], [0]
         tableau = bury_cost = None
+        look = None                       # this question's lookaheads, made when first needed
+        barred = self.barred
         for i in [*range(1, k), *back]:
             o = read[i]
             kind = o[0]
+            if barred and kind in ("play", "execute") and o[1] in barred:
+                continue
             if kind == "bury":
                 if bury_cost is None:
                     bury_cost = obs.quantity(self.seat, "bury_cost", 1)
@@ -224,16 +247,23 @@ class GreedyAgent:
             elif kind == "play":
                 card, est, _ = self.card(obs, o[1])
                 worth, dpolicy = self.play_worth(snap, card, est)
-                # safe(): no paying policy when low, never down to POLICY_FLOOR
-                v = worth - obs.price(card) * E.MONEY if not (
-                    dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR)) else 0.0
+                # safe: no paying policy when low, never down to POLICY_FLOOR
+                safe = not (dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR))
+                v = worth - obs.price(card) * E.MONEY if safe else 0.0
+                if safe and est.unreadable:
+                    look = look or Lookahead(self.unreadable_options(obs, read, back))
+                    v = self.measured(obs, i, snap, card, 1, False, look, v)
             elif kind == "execute":
                 if tableau is None:
                     tableau = obs.tableau(self.seat)
                 e = next(x for x in tableau if x.card.id == o[1])
-                worth, dpolicy = self.play_worth(snap, e.card, estgen.of(e.card), e.uses + 1, again=True)
-                v = worth - obs.price(e.card, e.uses) * E.MONEY if not (
-                    dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR)) else 0.0
+                est = estgen.of(e.card)
+                worth, dpolicy = self.play_worth(snap, e.card, est, e.uses + 1, again=True)
+                safe = not (dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR))
+                v = worth - obs.price(e.card, e.uses) * E.MONEY if safe else 0.0
+                if safe and est.unreadable:
+                    look = look or Lookahead(self.unreadable_options(obs, read, back))
+                    v = self.measured(obs, i, snap, e.card, e.uses + 1, True, look, v)
             elif kind == "switch":
                 if (obs.round, o[1]) in self._switched:
                     continue
@@ -250,6 +280,109 @@ class GreedyAgent:
         if k and read[k][0] == "switch":
             self._switched.add((obs.round, read[k][1]))
         return k
+
+    # ---- the lookahead -------------------------------------------------------------------------------
+    def measured(self, obs, i: int, snap: E.Snapshot, card, uses: int, again: bool, look: Lookahead,
+                 read: float) -> float:
+        """What answering the action question with option i (playing or executing an unreadable card) is worth,
+        by the lookahead, kept while the snapshot's key stays the same; `read` (the reading's value) when it
+        cannot look."""
+        if not self.looks:
+            return read
+        key = ("look", card.id, uses, again)
+        hit = self._cache.get(key)
+        if hit is None:
+            left = min(look.left, LOOK_GAME - self.looked)
+            if left <= 0:
+                return read
+            hit, spent = self.look(obs, i, snap, card, again, look, left)
+            look.left -= spent
+            self.looked += spent
+            if hit is None:
+                return read
+            self._cache[key] = hit
+        return hit
+
+    def look(self, obs, i: int, snap: E.Snapshot, card, again: bool, look: Lookahead,
+             budget: int) -> tuple[float | None, int]:
+        """(the difference in standing between answering with option i and with anything but an unreadable
+        card, both copies played on to the end of the round, or None when a copy failed; decisions played).
+        The second copy is played once a question, for every unreadable card on its menu."""
+        rnd = obs.round
+        spent = 0
+        try:
+            if look.base is None:
+                other = obs.forecast(self.plain(obs.players, rnd))
+                look.barred = frozenset(other.pending().options[k][1] for k in look.skip)
+                other.choosers[self.seat].barred = look.barred
+                spent = self.to_round_end(other, rnd, budget // 2)
+                look.base = self.standing(other, look.barred)
+            if look.base is False:
+                return None, spent
+            played = obs.forecast(self.plain(obs.players, rnd))
+            played.answer(i)
+            spent += 1 + self.to_round_end(played, rnd, budget - spent - 1)
+            v = self.standing(played, look.barred) - look.base
+        except (EffectError, RuleViolation):
+            look.base = False
+            return None, spent
+        if not again and not played.state.over:
+            v += E.endgame(card, snap)
+        return v, spent
+
+    def standing(self, game, barred: frozenset) -> float:
+        """The seat's standing in a copy of the game: its position (score, money, tracks, residents), what the
+        cards in its tableau will still bring (as read), and the cards in its hand worth playing (not those
+        the lookahead measures: what they are worth is the question)."""
+        seat = self.seat
+        obs = game.observation(seat)
+        snap = E.Snapshot(obs, seat)
+        v = E.position(obs, seat, snap.rounds_left)
+        if game.state.over:
+            return v
+        for e in obs.tableau(seat):
+            if e.on and not e.spent:
+                v += estgen.of(e.card).lasting(snap, e.uses)
+        for card in obs.hand:
+            if card.id in barred:
+                continue
+            est = estgen.of(card)
+            worth = est.value(snap, 1, False)[0] if obs.playable(card.id) else est.react(snap)
+            v += max(0.0, worth - obs.price(card) * E.MONEY)
+        return v
+
+    def unreadable_options(self, obs, read: dict, back: list) -> tuple[int, ...]:
+        """The options of the action menu that play or execute a card the reading cannot value."""
+        out = []
+        for j in back:
+            kind, ref = read[j][0], read[j][1]
+            if kind == "play" and self.card(obs, ref)[1].unreadable:
+                out.append(j)
+            elif kind == "execute" and estgen.of(obs.card(ref)).unreadable:
+                out.append(j)
+        return tuple(out)
+
+    def plain(self, players: int, rnd: int) -> list:
+        """Plain greedy players for a copy of the game: no lookahead of their own, generators of their own
+        (the same in every copy of this round)."""
+        out = []
+        for s in range(players):
+            agent = GreedyAgent(f"{self.seed}:look:{self.seat}:{rnd}", s)
+            agent.looks = False
+            out.append(agent)
+        return out
+
+    @staticmethod
+    def to_round_end(game, rnd: int, budget: int) -> int:
+        """Play a copy on until its round `rnd` is over (or the game), at most `budget` decisions; how many."""
+        n = 0
+        while n < budget:
+            q = game.pending()
+            if q is None or game.state.round != rnd:
+                break
+            game.answer(game.choosers[q.seat].choose(game.observation(q.seat), q))
+            n += 1
+        return n
 
     def bury_worth(self, obs, cell) -> float:
         """0.9 a point for each healthy neighbour of a dead on the same board."""
@@ -288,7 +421,26 @@ class GreedyAgent:
             return self.pick_harm(obs, q.options, word)
         if word in GOOD:
             return self.pick_good(obs, q.options)
+        if word == "move":
+            return self.pick_move(obs, q)
         return self.rng.randrange(len(q.options))
+
+    def pick_move(self, obs, q: Question) -> int:
+        """`move`: the resident whose neighbours it most endangers (or who is most endangered), then the empty
+        cell where it endangers (or is endangered by) the fewest."""
+        board, cells = obs.board, self.cells(obs)
+        if q.text.startswith("move which"):
+            values = []
+            for c in q.options:
+                i, around = cells[c][:2]
+                values.append(around(board).count(HEALTHY) if board[i] != HEALTHY else sum(
+                    around(board).count(x) for x in HARMFUL))
+            k = self.best(values, whole=True)
+            self._moving = board[cells[q.options[k]][0]]
+            return k
+        harmful = self._moving != HEALTHY
+        return self.best([-(around(board).count(HEALTHY) if harmful else sum(around(board).count(x) for x in HARMFUL))
+                          for _, around, _, _ in map(cells.__getitem__, q.options)], whole=True)
 
     def pick_good(self, obs, cells) -> int:
         board = obs.board
@@ -325,6 +477,10 @@ class GreedyAgent:
         k = self.forced(obs, q, "may")
         return q.options.index(True) if k is None else k
 
+    def on_player(self, obs, q: Question) -> int:
+        k = self.forced(obs, q, "player")
+        return self.rng.randrange(len(q.options)) if k is None else k
+
     def forced(self, obs, q: Question, kind: str) -> int | None:
         """Weigh each answer by reading the handler that asks, with that answer at its first such choice
         (None when no handler of the asking card holds such a choice)."""
@@ -339,20 +495,27 @@ class GreedyAgent:
         entry = next((e for e in obs.tableau(self.seat) if e.card.id == card.id), None)
         opts = q.options
         indexes = range(len(opts)) if len(opts) <= 26 else _spread(len(opts))
-        values = []
-        snap.uses, snap.as_subject = entry.uses if entry is not None else 1, True
-        try:
-            for k in indexes:
-                snap.fk, snap.force = kind, opts[k]
-                values.append(estgen.worth(run(snap), snap))
-        finally:
-            snap.fk, snap.force, snap.as_subject = None, None, False
-        return self.best(values, indexes)
+
+        def weigh(w: E.Snapshot) -> list:
+            values = []
+            w.uses, w.as_subject = entry.uses if entry is not None else 1, kind != "player"
+            try:
+                for k in indexes:
+                    w.fk, w.force = kind, opts[k]
+                    values.append(estgen.worth(run(w), w))
+            finally:
+                w.fk, w.force, w.as_subject = None, None, False
+            return values
+        # Asked while an event resolves (`when event:`): the reading weighs that event.
+        ev = obs.current_event if found[0].event == "event" else None
+        return self.best(weigh(snap) if ev is None else E.with_event(snap, ev, weigh, estgen.harm), indexes)
 
     def on_react(self, obs, q: Question) -> int:
         snap = self.snapshot(obs)
         card, est, _ = self.card(obs, q.card)
-        return q.options.index(est.react(snap) - obs.price(card) * E.MONEY > 0)
+        ev = obs.current_event
+        worth = est.react(snap) if ev is None else E.with_event(snap, ev, est.react, estgen.harm)
+        return q.options.index(worth - obs.price(card) * E.MONEY > 0)
 
     def on_keep(self, obs, q: Question) -> int:
         snap, names = self.snapshot(obs), self.names(obs)
@@ -363,6 +526,8 @@ class GreedyAgent:
         snap, names = self.snapshot(obs), self.names(obs)
         values = [-self.card_worth(obs, snap, names, ref) for ref in q.options]
         return self.best(values)
+
+    on_give = on_discard            # a card given away: the one worth least to keep
 
     def on_offer(self, obs, q: Question) -> int:
         snap, names = self.snapshot(obs), self.names(obs)
@@ -393,8 +558,23 @@ class GreedyAgent:
         return self.rng.randrange(len(q.options))
 
 
+class Lookahead:
+    """One action question's lookaheads: the decisions they may still play, the unreadable options on its
+    menu, and the standing in the other copy, where none of their cards is played this round (None: not
+    played yet; False: failed)."""
+
+    __slots__ = ("barred", "base", "left", "skip")
+
+    def __init__(self, skip: tuple[int, ...]):
+        self.left = LOOK_DECISION
+        self.skip = skip
+        self.barred: frozenset = frozenset()    # the cards of those options, never played in the other copy
+        self.base: float | bool | None = None
+
+
 POLICY = estgen.TRACK["policy"]
 HEALTHY, MILD, SEVERE = B.HEALTHY, B.MILD, B.SEVERE
+HARMFUL = (B.MILD, B.SEVERE, B.DEAD)    # what endangers a healthy neighbour
 
 
 def cell_table(geo, seat: int) -> dict:

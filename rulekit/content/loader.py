@@ -667,7 +667,25 @@ def _parse_program(run: _Run, draft: _Draft, text: str, refs, names,
     draft.checked, found = check_effect(parsed, draft.kind, refs, draft.file, card_names=names,
                                         unreadable=unreadable, counters=counters)
     run.diags += found
+    if not parsed.diags and not any(d.severity == "error" for d in found):
+        _bots_cannot_read(run, draft, parsed.program)
     return parsed.program if not parsed.diags else None
+
+
+def _bots_cannot_read(run: _Run, draft: _Draft, program: ast.Program) -> None:
+    """RK244: what of a policy or advisor the greedy bots cannot value from the text (they play by it)."""
+    if draft.kind not in ("policy", "advisor") or draft.status == "tbd":
+        return
+    from rulekit.agents.estimate import unreadable_in
+
+    found = unreadable_in(program)
+    if not found:
+        return
+    then = ("in play they measure it by a short lookahead instead" if draft.kind == "policy"
+            else "choosing an advisor, they count that part as worth nothing")
+    first = found[0].pos
+    run.report("RK244", f"the bots cannot value this card from its text: {'; '.join(map(str, found))}; {then}",
+               draft.file, first.line, first.col, end=(first.end_line, first.end_col))
 
 
 def _counters(run: _Run, draft: _Draft) -> list[str]:

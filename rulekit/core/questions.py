@@ -197,6 +197,39 @@ class Observation:
     def history(self) -> tuple:
         return tuple(self._game.state.history)
 
+    @property
+    def current_event(self):
+        """The event being resolved now (None outside that moment)."""
+        return self._game.state.current_event
+
+    def unseen_events(self) -> tuple:
+        """The events not drawn yet, one per copy, in content order: which ones is public (the content's events
+        less those drawn); their order in the deck is not."""
+        left: dict[str, int] = {}
+        for card in self._game.state.event_deck:
+            left[card.id] = left.get(card.id, 0) + 1
+        return tuple(card for card in self._game.content.of_kind("event") for _ in range(left.get(card.id, 0)))
+
+    def counters(self, seat: int, card_id: str) -> dict[str, int] | None:
+        """The numbers a seat's card keeps (its advisor's, or a policy's in its tableau); None when none is in play."""
+        p = self._game.state.seats[seat]
+        for e in p.tableau:
+            if e.card.id == card_id:
+                return dict(e.counters)
+        if p.advisor is not None and p.advisor.id == card_id:
+            return dict(p.advisor_counters)
+        return None
+
+    def forecast(self, choosers: Sequence[Chooser]):
+        """A copy of the game from this decision on, to play apart (a forward model), each seat answered by its
+        chooser in `choosers`; the game itself is untouched.
+
+        The copy is exact today (it knows the deck order and the tile fronts); the seat's own decisions
+        are what it is for, so a later sealing of observations may give a copy made up from what this seat
+        can see instead. Only at a top-level decision (RuleViolation inside a card's effect).
+        """
+        return self._game.clone(list(choosers))
+
     # ---- what the rules compute from public things -------------------------------------------------
     def quantity(self, seat: int, name: str, base: int, without: str | None = None) -> int:
         """A quantity of a seat under its active modifiers (optionally without one card's)."""

@@ -85,6 +85,7 @@ CODES: dict[str, tuple[str, str]] = {
     "RK241": ("error", "unknown spread step after `skip`"),
     "RK242": ("error", "a number kept on a card (`counters:`) used where it cannot be"),
     "RK243": ("error", "something `take` or `give` cannot move, or a misspelt `cards`/`rounds`"),
+    "RK244": ("info", "a card the bots cannot value from its text"),
     # whole content folder (loader)
     "RK301": ("error", "duplicate card id"),
     "RK302": ("error", "duplicate card name within a kind"),

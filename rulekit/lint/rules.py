@@ -1751,6 +1751,41 @@ RULES: dict[str, Rule] = _rules(
                 take 1 cards
         """),
     ),
+    _rule(
+        "RK244", "bots-cannot-read",
+        """
+        Names each policy and advisor with a part the greedy bots (`rulekit play`, `rulekit
+        playtest`) cannot value from its text, and says which part and why. Today that is
+        `move`: where a moved resident goes, and what it then spares, depends on the layout of
+        the board, which the bots' reading of a card does not look at.
+        """,
+        """
+        The playtest numbers come from the bots. A card they misjudge is played too little or
+        too much, and its win rate says more about the bots than about the card. For such a
+        policy the bots measure instead: when they could play it, they play two copies of the
+        game on to the end of the round, one with the card and one without, and compare where
+        they stand (a few dozen decisions each; see docs/playtest.md). That is slower and
+        rougher than reading, so a playtest of cards like this takes longer and is noisier.
+        An advisor is chosen before any round is played: the bots count the part they cannot
+        read as worth nothing. It is a note: nothing is wrong with the card.
+        """,
+        _policy("""
+            on play:
+              move up to 2 infected as n
+              money += n
+        """, id="evacuation", name="疏散", stage=1, price=2),
+        """
+        Nothing to fix: the note says how the bots will judge the card. If you would rather
+        they read it, say what it does in other words (here, `remove up to 2 infected` would
+        take the residents off the board instead of moving them), or hide the note with
+        `--ignore RK244`.
+        """,
+        _policy("""
+            on play:
+              remove up to 2 infected as n
+              money += n
+        """, id="evacuation", name="疏散", stage=1, price=2),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _rule(
         "RK301", "duplicate-id",

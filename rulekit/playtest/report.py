@@ -98,9 +98,7 @@ def notes(s: dict) -> list[str]:
     if len(gaps) > MAX_CARD_NOTES:
         more = len(gaps) - MAX_CARD_NOTES
         out.append(f"另有 {more} 张牌的胜率差同样显著，见卡牌表 / {more} more cards with a clear gap: see the card table")
-    never = [f"{c['name']} ({cid})" for cid, c in s["cards"].items() if c["drawn"] and not c["played_by"]["count"]]
-    if never:
-        out.append(f"抽到过但从未被打出：{'、'.join(never)} / drawn but never played: {', '.join(never)}")
+    out += _never_played(s["cards"])
     undrawn = [f"{c['name']} ({cid})" for cid, c in s["cards"].items() if not c["drawn"] and not c["played_by"]["count"]]
     if undrawn and s["games"]["completed"]:
         out.append(f"从未被抽到：{'、'.join(undrawn)} / never drawn: {', '.join(undrawn)}")
@@ -150,6 +148,24 @@ def _value_note(s: dict) -> str:
             f" The first {v['points_per_game']} point(s) per card and game (at most one per seat): {v['points']} points"
             f" from {v['games']} games ({v['errors']} left out on an error). The correlation (the win-rate gap) is a"
             f" hint; judge a card's strength by its value. Both depend on the bots playing.</p>")
+
+
+def _never_played(cards: dict) -> list[str]:
+    """A line for each card drawn but never played, with why where it is known."""
+    out = []
+    for cid, c in cards.items():
+        if not c["drawn"] or c["played_by"]["count"]:
+            continue
+        why = c.get("never_played") or []
+        zh = "；".join(w["zh"] for w in why)
+        en = "; ".join(w["en"] for w in why)
+        out.append(f"{c['name']} ({cid}) 抽到过但从未被打出{'：' + zh if zh else ''} / drawn but never played"
+                   f"{': ' + en if en else ''}")
+    if len(out) > MAX_CARD_NOTES:
+        more = len(out) - MAX_CARD_NOTES
+        out = out[:MAX_CARD_NOTES] + [f"另有 {more} 张抽到过但从未被打出的牌，原因见卡牌表 / {more} more cards drawn but "
+                                      "never played: see the card table for why"]
+    return out
 
 
 _REASONS_ZH = {"events_exhausted": "事件牌抽完", "max_rounds": "达到回合上限", "won_fight": "战胜瘟疫",
@@ -224,6 +240,8 @@ def _card_order(cards: dict) -> list[tuple[str, dict]]:
 
 
 def _verdict(c: dict) -> str:
+    if c.get("never_played"):
+        return "从未打出 never played: " + "; ".join(w["en"] for w in c["never_played"])
     if not c["judged"]:
         return "样本太少 too few plays"
     if c["stands_out"]:

@@ -7,6 +7,8 @@ import math
 from collections import Counter
 
 from rulekit.core.result import GameResult
+from rulekit.playtest import unplayed
+from rulekit.playtest.runner import game_seed
 
 Z95 = 1.959963984540054
 MAX_LISTED_ERRORS = 200
@@ -27,7 +29,9 @@ DEFINITIONS = {
     "cards": "drawn: times drawn; drawn_by / played_by: share of player-games in which the card was drawn / "
              "played at least once; win_if_played vs win_if_not_played compare player-games; difference = "
              "their gap, difference_ci95 its Newcombe (Wilson-based) interval; score_if_played / score_if_not_played: mean final score of those player-games. A gap is a correlation, "
-             "not proof the card causes wins. / 打出与未打出者胜率之差是相关，不等于因果。",
+             "not proof the card causes wins. never_played: for a card drawn but never played, why (reaction, "
+             "unreadable, unaffordable, not_worth or unknown, each in Chinese and English; rulekit/playtest/unplayed.py), "
+             "else null. / 打出与未打出者胜率之差是相关，不等于因果。",
     "card_tests": f"A card is judged when it was played in at least {MIN_PLAYS} player-games and not played in at "
                   f"least {MIN_PLAYS}; fewer are too few to judge (judged false, no p or q). difference_p: two-sided "
                   f"p-value of the pooled two-proportion z-test; difference_q: its Benjamini–Hochberg adjusted value "
@@ -310,8 +314,14 @@ class Stats:
                       "win_if_played": rate(pwins, played), "win_if_not_played": rate(rwins, rest),
                       "score_if_played": self.card_played_score[c] / played if played else None,
                       "score_if_not_played": (scores - self.card_played_score[c]) / rest if rest else None,
-                      "difference": d, "difference_ci95": list(ci) if ci else None}
+                      "difference": d, "difference_ci95": list(ci) if ci else None, "never_played": None}
         judge_cards(out)
+        b = self.batch
+        never = [card for card in self.content.of_kind("policy")
+                 if self.card_drawn[card.id] and not out[card.id]["played_by"]["count"]]
+        for cid, why in unplayed.reasons(self.content, never, b.players, game_seed(b.seed, 0),
+                                         "greedy" in b.agents).items():
+            out[cid]["never_played"] = why
         return out
 
     def combo_summary(self) -> dict:
