@@ -8,6 +8,7 @@ from rulekit import __version__
 
 from rulekit.lint.command import lint, rule
 from rulekit.playtest.cli import playtest
+from rulekit.playtest.compare_cli import compare
 from rulekit.console import SEED, Group, agents_or_usage_error, echo, load_or_exit
 from rulekit.provenance import agent_code, engine_code
 from rulekit.scenarios.command import test_command
@@ -20,7 +21,7 @@ def main() -> None:
 
 
 # Each command lives with its stage; they register here.
-for command in (lint, rule, test_command, playtest):
+for command in (lint, rule, test_command, playtest, compare):
     main.add_command(command)
 
 
