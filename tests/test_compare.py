@@ -154,6 +154,20 @@ def test_the_same_bytes_whatever_jobs(tmp_path):
     assert "data:image/png;base64," in page and "http://" not in page and "https://" not in page
 
 
+@pytest.mark.dask
+def test_the_same_bytes_on_dask(tmp_path):
+    pytest.importorskip("dask.distributed")
+    edited = copy_with(tmp_path, "policies/stage1.yaml", *STRONGER)
+    outs = []
+    for backend in ("local", "dask"):
+        out = tmp_path / backend
+        r = cli(FIXTURE, edited, "--games", 8, "--jobs", 2, "--backend", backend, "--out", out,
+                "--results", tmp_path / f"res-{backend}")
+        assert r.exit_code == 0, r.output
+        outs.append((out / "compare.json").read_bytes())
+    assert outs[0] == outs[1]
+
+
 def test_the_console_opens_with_the_content_change(tmp_path):
     edited = copy_with(tmp_path, "policies/stage1.yaml", *STRONGER)
     r = cli(FIXTURE, edited, "--games", 20, "--out", tmp_path / "out", "--results", tmp_path / "res")
