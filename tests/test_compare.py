@@ -234,3 +234,15 @@ def test_a_new_card_that_fails_is_named_and_its_errors_flagged(tmp_path):
     assert record["new"]["errors"] > 10 and record["base"]["errors"] == 0
     drawn = next(c for c in record["compared"] if (c["id"], c["metric"]) == ("cursed_ledger", "drawn_by"))
     assert drawn["base"] is None and drawn["difference"] is None, "a new card has no value on the base side"
+
+
+def test_the_edited_card_is_always_told_how_it_stands(tmp_path):
+    """Every judged number of the card the change touched is said, with how it stands."""
+    dearer = copy_with(tmp_path, "policies/stage1.yaml", "- id: speech\n  name: 演讲\n  stage: 1\n  price: 2\n",
+                       "- id: speech\n  name: 演讲\n  stage: 1\n  price: 3\n")
+    record = compared(side(FIXTURE, 30), side(dearer, 30), tmp_path / "results")
+    mine = {e["metric"]: e for e in record["edited"]}
+    assert {e["id"] for e in record["edited"]} == {"speech"}
+    assert mine["played_when_drawn"]["standing"] == "holds" and mine["played_when_drawn"]["difference"] < 0
+    assert mine["drawn_by"]["standing"] == "same" and mine["drawn_by"]["en"] == "演讲: drawn by unchanged (97%)"
+    assert "win_if_played" not in mine, "played too rarely now to judge: not said as if it were known"

@@ -183,6 +183,15 @@ METRICS: dict[tuple[str, str], Metric] = {
     ("metric", "comeback_rate"): Metric("rate", "逆转获胜的对局比例{dir} {amount}", "{amount} {dir} of the games are won from behind",
                                         *_MORE_PEOPLE, stats.METRICS["comeback_rate"]),
 }
+# How each number is headed in the tables.
+LABELS = {"played_when_drawn": "抽到后打出 played when drawn", "played_by": "打出率 played by",
+          "win_if_played": "打出者胜率 win if played", "edge_if_played": "打出者比同桌多得 edge if played",
+          "drawn_by": "抽到率 drawn by", "chosen": "选择率 kept by", "win_if_chosen": "胜率 win rate",
+          "win": "胜率 win rate", "edge": "比同桌多得 edge", "fired": "触发的对局 games fired",
+          "drawn": "出现的对局 games drawn", "rounds": "回合 rounds", "score": "平均分 mean score",
+          "margin": "胜者领先 winning margin", "spread": "最高减最低 score spread", "shared_wins": "并列获胜 shared wins",
+          "balance": "平衡度 balance", "decisiveness": "决定性 decisiveness", "lead_changes": "领先者更替 lead changes",
+          "drama": "戏剧性 drama", "comeback_rate": "逆转率 comeback rate", "end": "结束原因 ended by"}
 CARD_METRICS = ("played_when_drawn", "played_by", "win_if_played", "edge_if_played", "drawn_by")
 ADVISOR_METRICS = ("chosen", "win_if_chosen")
 GAME_METRICS = ("rounds", "score", "margin", "spread", "shared_wins", "decisiveness", "lead_changes", "drama",
@@ -340,6 +349,8 @@ def compare(base: Side, new: Side, results: Path) -> dict:
         "tests": {"false_discovery_rate": FALSE_DISCOVERY_RATE, "min_weight": MIN_WEIGHT,
                   "judged": sum(c.judged for c in compared), "flagged": sum(c.flagged for c in compared)},
         "flagged": [_flag_record(c) for c in flag_order([c for c in compared if c.flagged], changes)],
+        "edited": [_edited_record(c) for c in compared
+                   if c.kind in ("card", "advisor") and c.id in _edited(changes) and c.judged],
         "compared": [_record(c) for c in compared],
         "definitions": DEFINITIONS,
     }
@@ -436,12 +447,17 @@ def _judge(compared: list[Compared]) -> list[Compared]:
 def flag_order(flagged: list[Compared], changes: list[diff.Change]) -> list[Compared]:
     """What a designer reads first: the cards the change edited, then the whole game and the seats, then the rest;
     within each, the surest first."""
-    edited = {c.id for c in changes if c.name is not None}
+    edited = _edited(changes)
 
     def key(c: Compared):
         group = 0 if c.kind == "card" and c.id in edited else 1 if c.kind in ("metric", "seat", "agent") else 2
         return (group, c.q, -abs(c.estimate.difference or 0), c.kind, c.id, c.metric)
     return sorted(flagged, key=key)
+
+
+def _edited(changes: list[diff.Change]) -> set[str]:
+    """The cards the change touched (edited, added or removed)."""
+    return {c.id for c in changes if c.name is not None}
 
 
 # ---- words -------------------------------------------------------------------------------------
@@ -537,6 +553,29 @@ def _record(c: Compared) -> dict:
 def _flag_record(c: Compared) -> dict:
     zh, en = words(c)
     return {**_record(c), "zh": zh, "en": en}
+
+
+# How an edited card's number stands, whether or not it is among what changed.
+STANDING = {"holds": ("经得起检验", "holds"),
+            "alone": ("单独看成立，但在所有比较的数中可能是偶然", "holds on its own, but could be chance among all the numbers compared"),
+            "unclear": ("看不出变化", "no clear change"),
+            "same": ("每一对对局都一样", "the same in every pair of games")}
+
+
+def _edited_record(c: Compared) -> dict:
+    """A number of a card the change touched: said in words, with how it stands."""
+    p = c.estimate.p
+    standing = ("holds" if c.flagged else "alone" if p is not None and p < FALSE_DISCOVERY_RATE
+                else "same" if c.estimate.ci95 == (0.0, 0.0) else "unclear")
+    zh, en = words(c) if c.estimate.difference else _unchanged(c)
+    return {**_record(c), "zh": zh, "en": en, "standing": standing,
+            "standing_zh": STANDING[standing][0], "standing_en": STANDING[standing][1]}
+
+
+def _unchanged(c: Compared) -> tuple[str, str]:
+    both = value(METRICS[(c.kind, c.metric)], c.estimate.base)
+    zh, en = LABELS[c.metric].split(" ", 1)
+    return f"{c.name}：{zh}不变（{both}）", f"{c.name}: {en} unchanged ({both})"
 
 
 def _side_record(side: Side, count: _SideCount) -> dict:

@@ -178,6 +178,13 @@ def _tell(record: dict, out: Path) -> None:
     echo("内容改动 / content changes:")
     for line in compare_report.content_lines(record):
         echo(f"  {line}")
+    edited = compare_report.edited_lines(record)
+    if edited:
+        echo("改动的牌 / the cards you changed:")
+        for zh, en in edited[:MAX_SHOWN]:
+            echo(f"  {zh}\n  {en}")
+        if len(edited) > MAX_SHOWN:
+            echo(f"  … 另有 {len(edited) - MAX_SHOWN} 项 / {len(edited) - MAX_SHOWN} more in the report")
     for role in ("base", "new"):
         side = record[role]
         if side["errors"]:

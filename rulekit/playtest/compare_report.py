@@ -25,6 +25,10 @@ def render(record: dict) -> str:
     parts = [page_head("瘟疫到来 比较报告 / Comparison report"), "<h1>瘟疫到来 比较报告 / Comparison report</h1>",
              _meta(r), "<h2>内容改动 / What changed in the content</h2><ul class=notes>"]
     parts += [f"<li>{html.escape(line)}</li>" for line in content_lines(r)]
+    edited = edited_lines(record)
+    if edited:
+        parts.append("</ul><h2>改动的牌 / The cards you changed</h2><ul class=notes>")
+        parts += [f"<li>{html.escape(zh)}<br>{html.escape(en)}</li>" for zh, en in edited]
     parts.append("</ul><h2>对局的变化 / What changed in the games</h2><ul class=notes>")
     parts += [f"<li>{html.escape(f['zh'])}<br>{html.escape(f['en'])}</li>" for f in r["flagged"]]
     if not r["flagged"]:
@@ -62,6 +66,11 @@ def content_lines(record: dict) -> list[str]:
         return [f"文件有改动（{changed}），但没有改动任何卡牌或规则：只是注释或排版 / the files differ ({changed}) but no"
                 f" card or rule does: comments or layout only"]
     return ["两边内容相同 / the two contents are the same"]
+
+
+def edited_lines(record: dict) -> list[tuple[str, str]]:
+    """Each judged number of the cards the change touched, in words, with how it stands (Chinese, English)."""
+    return [(f"{e['zh']} — {e['standing_zh']}", f"{e['en']} — {e['standing_en']}") for e in record["edited"]]
 
 
 def nothing_words(record: dict) -> str:
@@ -111,17 +120,6 @@ def _too_few(r: dict) -> str:
             _table(["卡牌 card", "数 number", "测到次数 measured (base / new)", "约需对局 games needed"], rows))
 
 
-# How each number is headed in the tables.
-LABELS = {"played_when_drawn": "抽到后打出 played when drawn", "played_by": "打出率 played by",
-          "win_if_played": "打出者胜率 win if played", "edge_if_played": "打出者比同桌多得 edge if played",
-          "drawn_by": "抽到率 drawn by", "chosen": "选择率 kept by", "win_if_chosen": "胜率 win rate",
-          "win": "胜率 win rate", "edge": "比同桌多得 edge", "fired": "触发的对局 games fired",
-          "drawn": "出现的对局 games drawn", "rounds": "回合 rounds", "score": "平均分 mean score",
-          "margin": "胜者领先 winning margin", "spread": "最高减最低 score spread", "shared_wins": "并列获胜 shared wins",
-          "balance": "平衡度 balance", "decisiveness": "决定性 decisiveness", "lead_changes": "领先者更替 lead changes",
-          "drama": "戏剧性 drama", "comeback_rate": "逆转率 comeback rate", "end": "结束原因 ended by"}
-
-
 def _numbers(rows: list[dict]) -> str:
     """One row per card (advisor, seat …), a column per number; the whole game's numbers one per row."""
     if rows[0]["kind"] == "metric":
@@ -136,14 +134,14 @@ def _numbers(rows: list[dict]) -> str:
         first = next(iter(cells.values()))
         name = ident if first["kind"] == "seat" or first["name"] == ident else f"{first['name']} ({ident})"
         body.append((html.escape(name), *(_cell(cells[m]) if m in cells else "" for m in metrics)))
-    return _table(["", *(LABELS[m] for m in metrics)], body, raw=True)
+    return _table(["", *(C.LABELS[m] for m in metrics)], body, raw=True)
 
 
 def _row_label(c: dict) -> str:
     if c["metric"] == "end":
         zh, en = C.END_WORDS.get(c["id"][4:], (c["id"], c["id"]))
-        return f"{LABELS['end']}: {zh} {en}"
-    return LABELS[c["metric"]]
+        return f"{C.LABELS['end']}: {zh} {en}"
+    return C.LABELS[c["metric"]]
 
 
 def _cell(c: dict) -> str:
