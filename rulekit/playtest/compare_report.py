@@ -44,9 +44,10 @@ def render(record: dict) -> str:
     for c in r["compared"]:
         by_key[(c["kind"], c["metric"])].append(c)
     parts.append("<h2>前后对比 / Before and after</h2>")
+    touched = {c["id"] for c in r["content_changes"] if c["name"]}
     for kind, metric, title in PLOTS:
         rows = [c for c in by_key.get((kind, metric), []) if c["base"] is not None or c["new"] is not None]
-        parts.append(plots.before_after(title, rows, names=kind != "seat"))
+        parts.append(plots.before_after(title, rows, names=kind != "seat", edited=touched))
     for kind, title in GROUPS:
         rows = [c for c in r["compared"] if c["kind"] == kind]
         if rows:
@@ -170,7 +171,9 @@ def _p(x) -> str:
 class ComparePlots(Plots):
     """The report's plots, plus the comparison's: each side's value with its interval, and the paired difference."""
 
-    def before_after(self, title: str, rows: list[dict], *, names: bool = True) -> str:
+    def before_after(self, title: str, rows: list[dict], *, names: bool = True, edited: set[str] = frozenset()) -> str:
+        """Each row's base and new value with their own intervals (left), and its paired difference (right);
+        the cards the change touched in bold."""
         if not rows:
             return ""
         from matplotlib.ticker import PercentFormatter
@@ -191,6 +194,9 @@ class ComparePlots(Plots):
                 ax.xaxis.set_major_formatter(PercentFormatter(1.0))
             labels = [self.label(c["name"], c["id"]) if names else c["id"] for c in rows]
             left.set_yticks(ys, labels)
+            for tick, c in zip(left.get_yticklabels(), rows, strict=True):
+                if c["id"] in edited:
+                    tick.set_fontweight("bold")
             left.set_xlim(-0.02, 1.02)
             left.set_xlabel("base (grey) · new (blue), 95% intervals")
             right.set_xlabel("new − base (points), paired 95% interval; light grey: too few to judge")

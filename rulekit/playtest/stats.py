@@ -40,7 +40,8 @@ DEFINITIONS = {
                   f"p-value of the pooled two-proportion z-test; difference_q: its Benjamini–Hochberg adjusted value "
                   f"across the judged cards. stands_out: difference_q <= {FALSE_DISCOVERY_RATE} and |difference| >= "
                   f"{MIN_GAP}, so on average at most {FALSE_DISCOVERY_RATE:.0%} of the cards flagged are flagged by "
-                  f"chance. / 打出与未打出各至少 {MIN_PLAYS} 人局才判断；用 Benjamini–Hochberg 控制错误发现率。",
+                  f"chance. needs_games (cards and advisors not judged): about how many games would judge it."
+                  f" / 打出与未打出各至少 {MIN_PLAYS} 人局才判断；用 Benjamini–Hochberg 控制错误发现率。",
 }
 METRICS = {
     "balance": "1 − (highest seat win rate − lowest seat win rate); 1 = every seat wins equally often. "
