@@ -15,6 +15,7 @@ from tests.conftest import CONTENT
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 DECK = ["--content", str(CONTENT)]          # not the shipped cards, which the designer rewrites
 RUNS = {
+    "bench_compare.py": ["--games", "12", "--players", "2", "--jobs", "1", *DECK],
     "bench_engine.py": ["--games", "8", *DECK],
     "bench_greedy.py": ["--games", "2", "--rounds", "1", *DECK],
     "bench_lint.py": ["--cards", "40", "--repeat", "1", *DECK],

@@ -15,7 +15,7 @@ from tests.conftest import CONTENT
 CJK = re.compile(r"[\u4e00-\u9fff]")
 LATIN = re.compile(r"[A-Za-z]{3,}")
 # `replay` belongs to the replay work; its help follows the same convention when that work lands.
-COMMANDS = ["lint", "rule", "test", "play", "playtest", "replay"]
+COMMANDS = ["lint", "rule", "test", "play", "playtest", "replay", "compare"]
 
 
 def run(*args, runner: CliRunner | None = None):

@@ -122,7 +122,7 @@ def test_games_are_queryable_in_sqlite(baseline):
 
 def test_report_is_self_contained_with_plots_and_tables(baseline):
     html = (baseline / "report.html").read_text(encoding="utf-8")
-    assert html.count("data:image/png;base64,") >= 5
+    assert html.count("data:image/png;base64,") >= 4     # every game lasts 14 rounds: that one is a number
     assert "<table>" in html and "医院扩容" in html and "富商巨贾" in html
     assert "http://" not in html and "https://" not in html
     assert "What stands out" in html

@@ -340,6 +340,7 @@ def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
           include_tbd: bool, only_designed: bool, asked: list[Path]) -> tuple[Content | None, list[Diagnostic]]:
     run = _Run(root, asked=asked)
     fingerprint = ""
+    files: dict[str, str] = {}
     if root is not None:
         rules_file, card_files = layout(run, root)
         raw = _read_bytes(run, rules_file, str(rules_file)) if rules_file is not None else None
@@ -349,6 +350,7 @@ def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
         for p, kind in card_files:
             _read_file(run, p, kind, str(p))
         fingerprint = _fingerprint(root, run.read)      # the content folder's files, before any loose one
+        files = _file_digests(root, run.read)
     for p in loose:
         _read_file(run, p, None, str(p))
     for i, extra in enumerate(extras):
@@ -365,9 +367,9 @@ def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
     diags = sorted(run.diags, key=Diagnostic.sort_key)
     if any(d.severity == "error" for d in diags):
         return None, diags
-    files = {stage: (run.rules_loc.file if stage in unlock else DEFAULT_SOURCE) for stage in UNLOCK_STAGES}
-    return Content(tuple(cards), rules, str(root) if root else "", {**default_unlock(), **unlock}, files,
-                   fingerprint), diags
+    sources = {stage: (run.rules_loc.file if stage in unlock else DEFAULT_SOURCE) for stage in UNLOCK_STAGES}
+    return Content(tuple(cards), rules, str(root) if root else "", {**default_unlock(), **unlock}, sources,
+                   fingerprint, files), diags
 
 
 def layout(run: _Run, root: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
@@ -745,7 +747,12 @@ def _card(d: _Draft) -> Card:
         checked=_checked(d),
         switchable=bool(data.get("switchable", False)),
         file=d.file, line=d.line,
+        effect_text=_text(data.get("effect")), when_text=_text(data.get("when")) if d.kind == "combo" else None,
     )
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _checked(d: _Draft) -> Checked | None:
@@ -874,6 +881,12 @@ def _can_be(e: ast.Expr, absent: Mapping[str, str], missing: list[ast.Str]) -> s
             missing.append(arg)
             return {False}
     return {True, False}
+
+
+def _file_digests(root: Path, read: Mapping[Path, bytes]) -> dict[str, str]:
+    """Each file's path inside root -> sha256 of its bytes as read: what says which file changed."""
+    return {path.relative_to(root).as_posix(): hashlib.sha256(read[path]).hexdigest()
+            for path in sorted(read, key=lambda p: p.relative_to(root).parts)}
 
 
 def _fingerprint(root: Path, read: Mapping[Path, bytes]) -> str:

@@ -32,6 +32,9 @@ class Card:
     switchable: bool = False
     file: str = ""
     line: int = 0
+    # The effect and `when:` as written (what a content diff compares line by line); None when absent.
+    effect_text: str | None = None
+    when_text: str | None = None
 
     @property
     def label(self) -> str:
@@ -58,6 +61,7 @@ class Content:
     unlock: Mapping[str, Any] = field(default_factory=dict)     # stage -> language.checker.Checked
     unlock_files: Mapping[str, str] = field(default_factory=dict)
     fingerprint: str = ""       # sha256 of the files exactly as read (logs and batches compare it)
+    files: Mapping[str, str] = field(default_factory=dict)     # each file's path inside root -> sha256 of it as read
     _index: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):

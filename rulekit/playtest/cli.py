@@ -158,7 +158,7 @@ def _view(quiet: bool, label: str = "试玩 playtest") -> BatchProgress:
     from rich.console import Console
 
     console = Console(stderr=True)
-    return BatchProgress(console, enabled=not quiet and console.is_terminal, label=label)
+    return BatchProgress(console, enabled=not quiet and console.is_terminal, title=label)
 
 
 def _now() -> str:

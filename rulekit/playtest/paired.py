@@ -16,6 +16,7 @@ does not grow with the number of games.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -84,6 +85,15 @@ class Paired:
         d = r1 - r0
         return Estimate(r0, r1, d, *_interval(d, uu, n), self.used)
 
+    def side(self, which: str) -> Mean:
+        """One side's ratio alone ("base" or "new") with its own 95% interval: what a before/after plot shows."""
+        a, b = (0, 1) if which == "new" else (2, 3)
+        p = dict(zip(_PRODUCTS, self.s[4:]))
+        one = Clustered()
+        one.n, one.used = self.n, self.used
+        one.a, one.b, one.aa, one.ab, one.bb = self.s[a], self.s[b], p[a, a], p[a, b], p[b, b]
+        return one.mean()
+
 
 class Clustered:
     """R = Σa / Σb over games, one side: the mean of measures taken b times in a game, summing to a."""
@@ -134,6 +144,7 @@ def t_two_sided_p(t: float, df: int) -> float:
     return min(1.0, _betainc(df / 2, 0.5, x))
 
 
+@functools.lru_cache(maxsize=64)     # a comparison asks it hundreds of times, always for the same df
 def t_quantile(q: float, df: int) -> float:
     """The q quantile (q > 0.5) of Student's t, by bisection on the exact tail (df >= 1)."""
     target = 2 * (1 - q)

@@ -19,9 +19,9 @@ class BatchProgress:
     for each final stage (the summary, the report), so the display never goes silent while work goes on."""
 
     def __init__(self, console: Console, *, enabled: bool, auto_refresh: bool = True,
-                 clock: Callable[[], float] = time.monotonic, label: str = "试玩 playtest"):
+                 clock: Callable[[], float] = time.monotonic, title: str = "试玩 playtest"):
         self.clock = clock
-        self.label = label
+        self.title = title
         self.progress = Progress(SpinnerColumn(finished_text="✓"), TextColumn("{task.description}"), BarColumn(),
                                  TextColumn("{task.fields[count]}"), TextColumn("{task.fields[errors]}"),
                                  TextColumn("{task.fields[rate]}"), console=console, disable=not enabled,
@@ -35,7 +35,7 @@ class BatchProgress:
         """The workers are running: `done` games were stored by an earlier run, `total` make the batch."""
         self.started = self.clock()
         self.done, self.total = done, total
-        self.games = self.progress.add_task(self.label, total=total, completed=done, **self._fields())
+        self.games = self.progress.add_task(self.title, total=total, completed=done, **self._fields())
         self.progress.start()
 
     def game(self, result: GameResult) -> None:

@@ -37,6 +37,11 @@ def render(summary: dict) -> str:
             f" · 内容 content <code>{html.escape(s['content']['path'])}</code> "
             f"<small>({s['content']['fingerprint'][:12]})</small></p>")
     parts = [_HEAD, "<h1>瘟疫到来 试玩报告 / Playtest report</h1>", meta]
+    facts = about(s)
+    if facts:
+        parts.append("<h2>关于这局游戏 / About this game</h2><ul class=notes>")
+        parts += [f"<li>{html.escape(n)}</li>" for n in facts]
+        parts.append("</ul>")
     parts.append("<h2>值得注意 / What stands out</h2><ul class=notes>")
     parts += [f"<li>{html.escape(n)}</li>" for n in notes(s)] or ["<li>没有突出的发现 / nothing stands out</li>"]
     t = s["card_tests"]
@@ -67,7 +72,7 @@ def notes(s: dict) -> list[str]:
                    f"{errors['count']} games stopped on a failing effect ({cards}) — see the error list")
     avg = _average_win(s)
     for aid, a in sorted(s["advisors"].items(), key=lambda kv: -(kv[1]["wins"]["rate"] or 0)):
-        judged = _judge(a["wins"], avg)
+        judged = _judge(a["wins"], avg) if a["judged"] else None
         if judged:
             zh, en = judged
             out.append(f"顾问 {a['name']} ({aid}) 胜率 {_pct_ci(a['wins'])}，{zh}平均 {_pct(avg)} — 可能过{'强' if en == 'above' else '弱'}"
@@ -77,7 +82,7 @@ def notes(s: dict) -> list[str]:
     if unchosen and s["games"]["completed"]:
         out.append(f"从未被选择的顾问：{'、'.join(unchosen)} / advisors never kept: {', '.join(unchosen)}")
     for seat, v in s["seats"].items():
-        judged = _judge(v["wins"], avg)
+        judged = _judge(v["wins"], avg) if s["games"]["completed"] >= s["card_tests"]["min_plays"] else None
         if judged:
             zh, en = judged
             out.append(f"座位 {seat} 胜率 {_pct_ci(v['wins'])}，{zh}平均 {_pct(avg)} — 座位顺序可能有影响"
@@ -103,16 +108,18 @@ def notes(s: dict) -> list[str]:
     if undrawn and s["games"]["completed"]:
         out.append(f"从未被抽到：{'、'.join(undrawn)} / never drawn: {', '.join(undrawn)}")
     if s["combos"]["never_fired"]:
-        ids = ", ".join(s["combos"]["never_fired"])
-        out.append(f"从未触发的连击：{ids} / combos that never fired: {ids}")
+        named = [_combo(s, c) for c in s["combos"]["never_fired"]]
+        out.append(f"从未触发的连击：{'、'.join(named)} / combos that never fired: {', '.join(named)}")
     reasons = s["end_reasons"]
     total = sum(reasons.values())
-    if total:
+    if total and len(reasons) > 1:      # one reason for every game is said once, under "about this game"
         top, n = max(reasons.items(), key=lambda kv: kv[1])
         out.append(f"{n / total:.0%} 的对局以 {_REASONS_ZH.get(top, top)} 结束 / {n / total:.0%} of games ended by {top}")
+    t = s["card_tests"]
     bal = s["metrics"]["balance"]["value"]
-    if bal is not None and bal < 0.8:
+    if bal is not None and bal < t["balance_warning"] and s["games"]["completed"] >= t["balance_games"]:
         out.append(f"平衡度 {bal:.2f}：座位间胜率差距较大 / balance {bal:.2f}: seat win rates differ a lot")
+    out += too_few(s)
     return out[:MAX_NOTES]
 
 
@@ -166,6 +173,65 @@ def _never_played(cards: dict) -> list[str]:
         out = out[:MAX_CARD_NOTES] + [f"另有 {more} 张抽到过但从未被打出的牌，原因见卡牌表 / {more} more cards drawn but "
                                       "never played: see the card table for why"]
     return out
+
+
+def _combo(s: dict, cid: str) -> str:
+    name = s["combos"]["names"].get(cid)
+    return f"{name} ({cid})" if name and name != cid else cid
+
+
+_ENDS_EN = {"events_exhausted": "when the events ran out", "max_rounds": "at the last round",
+            "won_fight": "with the fight won", "one_left": "with one player left"}
+
+
+def about(s: dict) -> list[str]:
+    """Facts true of every completed game: said once, here, rather than as something that stands out."""
+    out = []
+    n = s["games"]["completed"]
+    if n < 2:
+        return out
+    r = s["rounds"]
+    reasons = [k for k, v in s["end_reasons"].items() if v and k != "error"]
+    same_end = len(reasons) == 1 and s["end_reasons"][reasons[0]] == n
+    same_length = r["min"] == r["max"]
+    if same_end and same_length:
+        why = reasons[0]
+        out.append(f"全部 {n} 局都在第 {r['min']} 回合因{_REASONS_ZH.get(why, why)}而结束 / all {n} games ended in round"
+                   f" {r['min']}, {_ENDS_EN.get(why, 'by ' + why)}")
+    elif same_end:
+        why = reasons[0]
+        out.append(f"全部 {n} 局都因{_REASONS_ZH.get(why, why)}而结束 / all {n} games ended {_ENDS_EN.get(why, 'by ' + why)}")
+    elif same_length:
+        out.append(f"全部 {n} 局都是 {r['min']} 回合 / all {n} games lasted {r['min']} rounds")
+    events = s["events"].values()
+    if events and all(e["drawn"]["count"] == n for e in events):
+        out.append(f"每一局都会抽到全部 {len(events)} 张事件牌 / every game draws all {len(events)} event cards")
+    return out
+
+
+def too_few(s: dict) -> list[str]:
+    """One line naming what these games are too few to judge, and about how many games would judge it."""
+    t = s["card_tests"]
+    n = s["games"]["completed"]
+    if not n:
+        return []
+    parts_zh, parts_en = [], []
+    if n < t["balance_games"]:
+        what_zh, what_en = ("座位与平衡度", "seats and balance") if n < t["min_plays"] else ("平衡度", "balance")
+        need = t["balance_games"]
+        parts_zh.append(f"{what_zh}（约需 {need} 局）")
+        parts_en.append(f"{what_en} (about {need} games needed)")
+    for items, zh, en in ((s["advisors"], "个顾问", "advisors"), (s["cards"], "张牌", "cards")):
+        rare = sorted((v["needs_games"], k, v["name"]) for k, v in items.items()
+                      if not v["judged"] and v["needs_games"] is not None)
+        if rare:
+            more = " …" if len(rare) > 3 else ""
+            parts_zh.append(f"{len(rare)} {zh}（{'、'.join(f'{name} 约需 {need:,}' for need, _, name in rare[:3])}{more} 局）")
+            parts_en.append(f"{len(rare)} {en} ({', '.join(f'{k} ≈ {need:,}' for need, k, _ in rare[:3])}{more}"
+                            f" games needed)")
+    if not parts_en:
+        return []
+    return [f"这 {n} 局太少，还不能判断：{'；'.join(parts_zh)} / {n} games are too few to judge {'; '.join(parts_en)}"]
 
 
 _REASONS_ZH = {"events_exhausted": "事件牌抽完", "max_rounds": "达到回合上限", "won_fight": "战胜瘟疫",
@@ -243,10 +309,14 @@ def _verdict(c: dict) -> str:
     if c.get("never_played"):
         return "从未打出 never played: " + "; ".join(w["en"] for w in c["never_played"])
     if not c["judged"]:
-        return "样本太少 too few plays"
+        need = c["needs_games"]
+        return "样本太少 too few plays" + (f" (≈ {need:,} games)" if need is not None else "")
     if c["stands_out"]:
         return "↑ 突出 stands out" if c["difference"] > 0 else "↓ 突出 stands out"
     return "—"
+
+
+_STATUS = {"designed": "定稿 designed", "proposed": "提议 proposed", "tbd": "待定 tbd"}
 
 
 def _section_cards(s: dict, plots: Plots) -> str:
@@ -259,12 +329,15 @@ def _section_cards(s: dict, plots: Plots) -> str:
     for k, v in items:
         d = v["difference"]
         ci = v["difference_ci95"]
-        rows.append((f"{v['name']} ({k})", v["stage"], v["drawn"], _pct(v["drawn_by"]["rate"]), _pct(v["played_by"]["rate"]),
+        rows.append((f"{v['name']} ({k})", v["stage"], "/".join(map(str, v["price"])) or "—", v["copies"],
+                     _STATUS.get(v["status"], v["status"]), v["drawn"], _pct(v["drawn_by"]["rate"]),
+                     _pct(v["played_by"]["rate"]),
                      v["win_if_played"]["of"], _pct_ci(v["played_when_drawn"]), _pct_ci(v["win_if_played"]),
                      _pct_ci(v["win_if_not_played"]), "—" if d is None else f"{d:+.0%} [{ci[0]:+.0%}, {ci[1]:+.0%}]",
                      _q(v), _verdict(v), f"{_num(v['score_if_played'])} / {_num(v['score_if_not_played'])}")
                     + (_value_cells(s, k, "play") if "value" in s else ()))
-    head = ["卡牌 card", "阶段 stage", "抽到次数 drawn", "抽到率 drawn by", "打出率 played by",
+    head = ["卡牌 card", "阶段 stage", "价格 price", "张数 copies", "状态 status", "抽到次数 drawn",
+            "抽到率 drawn by", "打出率 played by",
             "打出人局 n played", "抽到后打出 played when drawn", "打出者胜率 win if played",
             "未打出者胜率 win if not", "差 difference [95%]", "q (BH)", "判断 verdict",
             "平均分 打出/未打出 mean score played/not"] + (_VALUE_HEAD if "value" in s else [])
@@ -278,7 +351,7 @@ def _section_cards(s: dict, plots: Plots) -> str:
 
 def _section_length(s: dict, plots: Plots) -> str:
     r = s["rounds"]
-    img = plots.histogram("对局长度 / game length (rounds)", r["histogram"], "回合 rounds")
+    img = _histogram(plots, "对局长度 / game length (rounds)", r["histogram"], "回合 rounds", "局 games")
     rows = [(v, n) for v, n in r["histogram"]]
     return (f"<h2>对局长度 / Game length</h2><p>平均 mean {_num(r['mean'])} · 最短 min {r['min']} · 最长 max {r['max']}</p>"
             + img + _table(["回合 rounds", "局数 games"], rows) +
@@ -286,9 +359,18 @@ def _section_length(s: dict, plots: Plots) -> str:
                    [(f"{_REASONS_ZH.get(k, k)} ({k})", n) for k, n in s["end_reasons"].items()]))
 
 
+def _histogram(plots: Plots, title: str, hist: list[list[int]], xlabel: str, unit: str) -> str:
+    """A histogram's plot; one bar is said as a number (a plot of one bar shows nothing more)."""
+    if len(hist) == 1:
+        (v, n), = hist
+        zh, en = xlabel.split(" ", 1)
+        return f"<p class=small>{html.escape(title)}：全部 {n} {html.escape(unit)}都是 {v}（{zh}） / all {n}: {v} ({en})</p>"
+    return plots.histogram(title, hist, xlabel)
+
+
 def _section_scores(s: dict, plots: Plots) -> str:
     sc = s["scores"]
-    img = plots.histogram("最终分数 / final scores (all players)", sc["histogram"], "分数 score")
+    img = _histogram(plots, "最终分数 / final scores (all players)", sc["histogram"], "分数 score", "人局 player-games")
     q = sc["quantiles"]
     rows = [(k, q[k]) for k in ("min", "p10", "p25", "median", "p75", "p90", "max")]
     return (f"<h2>分数 / Scores</h2><p>平均 mean {_num(sc['mean'])} · 标准差 stdev {_num(sc['stdev'])} · "
@@ -306,7 +388,7 @@ def _section_metrics(s: dict) -> str:
 def _section_events_combos(s: dict) -> str:
     ev = [(f"{v['name']} ({k})", _pct(v["drawn"]["rate"])) for k, v in s["events"].items()]
     fired = [(f"{v['name']} ({k})", v["times"], _pct_ci(v["games"])) for k, v in s["combos"]["fired"].items()]
-    never = ", ".join(s["combos"]["never_fired"]) or "—"
+    never = ", ".join(_combo(s, c) for c in s["combos"]["never_fired"]) or "—"
     return ("<h2>事件与连击 / Events and combos</h2>" + _table(["事件 event", "出现的对局 in games"], ev) +
             _table(["连击 combo", "触发次数 times", "触发的对局 games [95%]"], fired) +
             f"<p>从未触发 never fired: {html.escape(never)}</p>")
@@ -520,8 +602,14 @@ class Plots:
             return self._img(fig, title)
 
 
+def page_head(title: str) -> str:
+    """The opening of a report page, up to <body>: its title and the style every report shares."""
+    return _HEAD.replace(_TITLE, html.escape(title))
+
+
+_TITLE = "瘟疫到来 试玩报告 / Playtest report"
 _HEAD = """<!DOCTYPE html>
-<html lang="zh"><head><meta charset="utf-8"><title>瘟疫到来 试玩报告 / Playtest report</title>
+<html lang="zh"><head><meta charset="utf-8"><title>""" + _TITLE + """</title>
 <style>
 body{font-family:"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}

@@ -17,6 +17,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import rulekit
+from rulekit.content import diff
 from rulekit.core.result import GameResult
 from rulekit.engine import run_game
 from rulekit.playtest.audit import Expected, audited
@@ -91,7 +92,7 @@ def open_batch(content, batch: Batch, out: Path, *, resume: bool) -> tuple[Store
     A batch with no game stored yet (a run that stopped before its first game ended) holds nothing that
     could mix, so it is taken over whatever its parameters, with or without --resume.
     """
-    params = batch.params(content.fingerprint)
+    params = recorded_params(batch, content)
     store = Store(out)
     try:
         stored = store.batch()
@@ -100,7 +101,7 @@ def open_batch(content, batch: Batch, out: Path, *, resume: bool) -> tuple[Store
             if not resume:
                 raise BatchError(f"{out} already holds a batch ({held} games); add --resume to complete or"
                                  f" extend it, or choose another --out / 该目录已有一批对局：加 --resume 继续，或换一个 --out")
-            if stored is not None and stored["params"] != params:
+            if stored is not None and deciding(stored["params"]) != deciding(params):
                 raise BatchError(_mismatch(stored["params"], params, out))
         expected = Expected.of(batch, content, stored["games"] if stored is not None else batch.games)
         missing = Missing.of(batch.games, (i for i, _ in audited(store.results(), expected, store.path)))
@@ -145,9 +146,26 @@ PARAMETERS = {
 DECIDED_BY = ("fingerprint", "engine_code", "agent_code")
 
 
+# Recorded beside the parameters, not one of them: which files and cards the content had (the fingerprint
+# already decides the games), so that a later run can say what changed.
+PARTS = "content_parts"
+
+
+def recorded_params(batch: Batch, content) -> dict:
+    """The batch's parameters as stored: what decides its games, and the parts its content was made of."""
+    return {**batch.params(content.fingerprint), PARTS: diff.parts(content)}
+
+
+def deciding(params: dict) -> dict:
+    """The stored parameters that decide a batch's games (a batch from before PARTS was recorded matches too)."""
+    return {k: v for k, v in params.items() if k != PARTS}
+
+
 def _mismatch(old: dict, new: dict, out: Path) -> str:
-    keys = [k for k in dict.fromkeys([*PARAMETERS, *sorted(old), *sorted(new)]) if old.get(k) != new.get(k)]
+    keys = [k for k in dict.fromkeys([*PARAMETERS, *sorted(old), *sorted(new)]) if k != PARTS and old.get(k) != new.get(k)]
     what = "\n".join(f"  {PARAMETERS.get(k, k)}: was {_shown(old, k)}, is now {_shown(new, k)}" for k in keys)
+    if "fingerprint" in keys:
+        what += "".join(f"\n    {line}" for line in diff.changed_parts(old.get(PARTS), new.get(PARTS)))
     why = ("the stored games were played by other code or content, so the games played now would not match them:"
            " start over with --fresh, or use another --out" if any(k in DECIDED_BY for k in keys) else
            "use another --out, or the same parameters (only --games may grow)")

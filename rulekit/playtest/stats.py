@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from dataclasses import dataclass
 
 from rulekit.core.result import GameResult
 from rulekit.playtest import unplayed
@@ -17,6 +18,12 @@ MAX_LISTED_ERRORS = 200
 MIN_PLAYS = 30                  # player-games on each side (played, not played) before a gap is judged
 FALSE_DISCOVERY_RATE = 0.05     # Benjamini–Hochberg level across the cards judged
 MIN_GAP = 0.05                  # and a gap of at least 5 points, so a tiny but certain gap is not news
+# An advisor or a seat is judged against the average win rate once it has MIN_PLAYS player-games too.
+# Balance (1 − the range of the seat win rates) is judged only from enough games that chance alone would
+# keep it above BALANCE_WARNING 95 times in 100: the range of P seat win rates, each with variance about
+# (1/P) / n apart from the others, reaches the 95% studentized range Q95[P] times sqrt((1/P) / n).
+BALANCE_WARNING = 0.8
+Q95 = {2: 2.772, 3: 3.314, 4: 3.633}
 
 DEFINITIONS = {
     "win": "A shared win counts as a win for each player sharing it, so win rates can add up to more than 1 "
@@ -37,7 +44,8 @@ DEFINITIONS = {
                   f"p-value of the pooled two-proportion z-test; difference_q: its Benjamini–Hochberg adjusted value "
                   f"across the judged cards. stands_out: difference_q <= {FALSE_DISCOVERY_RATE} and |difference| >= "
                   f"{MIN_GAP}, so on average at most {FALSE_DISCOVERY_RATE:.0%} of the cards flagged are flagged by "
-                  f"chance. / 打出与未打出各至少 {MIN_PLAYS} 人局才判断；用 Benjamini–Hochberg 控制错误发现率。",
+                  f"chance. needs_games (cards and advisors not judged): about how many games would judge it."
+                  f" / 打出与未打出各至少 {MIN_PLAYS} 人局才判断；用 Benjamini–Hochberg 控制错误发现率。",
 }
 METRICS = {
     "balance": "1 − (highest seat win rate − lowest seat win rate); 1 = every seat wins equally often. "
@@ -104,12 +112,14 @@ def benjamini_hochberg(pvalues: dict[str, float]) -> dict[str, float]:
     return adjusted
 
 
-def judge_cards(cards: dict[str, dict]) -> None:
-    """Add judged, difference_p, difference_q and stands_out to each card of card_summary()."""
+def judge_cards(cards: dict[str, dict], games: int | None = None) -> None:
+    """Add judged, needs_games, difference_p, difference_q and stands_out to each card of card_summary()."""
     pvalues = {}
     for cid, c in cards.items():
         played, rest = c["win_if_played"], c["win_if_not_played"]
         c["judged"] = played["of"] >= MIN_PLAYS and rest["of"] >= MIN_PLAYS
+        c["needs_games"] = (None if c["judged"] or games is None
+                            else games_needed(games, min(played["of"], rest["of"])))
         c["difference_p"] = (two_proportion_p(played["count"], played["of"], rest["count"], rest["of"])
                              if c["judged"] else None)
         if c["difference_p"] is not None:
@@ -119,6 +129,16 @@ def judge_cards(cards: dict[str, dict]) -> None:
         c["difference_q"] = adjusted.get(cid)
         c["stands_out"] = (c["difference_q"] is not None and c["difference_q"] <= FALSE_DISCOVERY_RATE
                            and abs(c["difference"]) >= MIN_GAP)
+
+
+def games_needed(games: int, seen: float, need: int = MIN_PLAYS) -> int | None:
+    """About how many games would show something seen `seen` times in `games` games `need` times (None: never seen)."""
+    return math.ceil(games * need / seen) if seen > 0 else None
+
+
+def balance_games(players: int) -> int:
+    """The fewest games from which a balance below BALANCE_WARNING is more than chance (see Q95)."""
+    return math.ceil(Q95[players] ** 2 / players / (1 - BALANCE_WARNING) ** 2)
 
 
 def rate(k: int, n: int) -> dict:
@@ -227,21 +247,11 @@ class Stats:
     def add_shape(self, index: int, r: GameResult) -> None:
         """Margin, lead changes, drama and the outliers of one completed game."""
         margin = winning_margin(r)
-        spread = max(r.scores) - min(r.scores)
-        self.margin_norm_sum += margin / spread if spread > 0 else 0.0
-        history = r.score_history
-        leader = None
-        for row in history:
-            top = max(row)
-            leaders = [s for s, v in enumerate(row) if v == top]
-            if len(leaders) == 1:
-                if leader is not None and leaders[0] != leader:
-                    self.lead_changes += 1
-                leader = leaders[0]
-        if history:
-            behind = [max(row) - max(row[s] for s in r.winners) for row in history]
-            self.drama_sum += sum(behind) / len(behind)
-            self.comebacks += behind[math.ceil(len(history) / 2) - 1] > 0
+        shape = game_shape(r)
+        self.margin_norm_sum += shape.decisiveness
+        self.lead_changes += shape.lead_changes
+        self.drama_sum += shape.drama
+        self.comebacks += shape.comeback
         if self.longest is None or r.rounds > self.longest[0]:
             self.longest = (r.rounds, index, r.seed)
         if self.widest is None or margin > self.widest[0]:
@@ -269,7 +279,8 @@ class Stats:
             "agents": {a: {"wins": rate(self.pg_wins[a], self.pg[a])} for a in sorted(self.pg)},
             "advisors": self.advisor_summary(),
             "cards": self.card_summary(),
-            "card_tests": {"min_plays": MIN_PLAYS, "false_discovery_rate": FALSE_DISCOVERY_RATE, "min_gap": MIN_GAP},
+            "card_tests": {"min_plays": MIN_PLAYS, "false_discovery_rate": FALSE_DISCOVERY_RATE, "min_gap": MIN_GAP,
+                           "balance_games": balance_games(b.players), "balance_warning": BALANCE_WARNING},
             "events": {e.id: {"name": e.name, "drawn": rate(self.event_games[e.id], self.completed)}
                        for e in self.content.of_kind("event")},
             "combos": self.combo_summary(),
@@ -292,8 +303,10 @@ class Stats:
     def advisor_summary(self) -> dict:
         out = {}
         for card in self.content.of_kind("advisor"):
-            out[card.id] = {"name": card.name, "chosen": self.advisor_games[card.id],
-                            "wins": rate(self.advisor_wins[card.id], self.advisor_games[card.id])}
+            chosen = self.advisor_games[card.id]
+            out[card.id] = {"name": card.name, "chosen": chosen, "wins": rate(self.advisor_wins[card.id], chosen),
+                            "judged": chosen >= MIN_PLAYS,
+                            "needs_games": None if chosen >= MIN_PLAYS else games_needed(self.completed, chosen)}
         return out
 
     def card_summary(self) -> dict:
@@ -307,7 +320,8 @@ class Stats:
             rest, rwins = pgs - played, wins - pwins
             d = (pwins / played - rwins / rest) if played and rest else None
             ci = newcombe(pwins, played, rwins, rest)
-            out[c] = {"name": card.name, "stage": card.stage, "status": card.status,
+            out[c] = {"name": card.name, "stage": card.stage, "status": card.status, "price": list(card.price),
+                      "copies": card.copies,
                       "drawn": self.card_drawn[c], "drawn_by": rate(self.card_drawn_by[c], pgs),
                       "played_by": rate(played, pgs),
                       "played_when_drawn": rate(self.card_played_when_drawn[c], self.card_drawn_by[c]),
@@ -315,7 +329,7 @@ class Stats:
                       "score_if_played": self.card_played_score[c] / played if played else None,
                       "score_if_not_played": (scores - self.card_played_score[c]) / rest if rest else None,
                       "difference": d, "difference_ci95": list(ci) if ci else None, "never_played": None}
-        judge_cards(out)
+        judge_cards(out, self.completed)
         b = self.batch
         never = [card for card in self.content.of_kind("policy")
                  if self.card_drawn[card.id] and not out[card.id]["played_by"]["count"]]
@@ -332,7 +346,7 @@ class Stats:
                                    "games": rate(self.combo_games[combo.id], self.completed)}
             else:
                 never.append(combo.id)
-        return {"fired": fired, "never_fired": never}
+        return {"fired": fired, "never_fired": never, "names": {c.id: c.name for c in self.content.of_kind("combo")}}
 
     def round_summary(self) -> dict:
         n = self.completed
@@ -373,6 +387,38 @@ class Stats:
             margin, i, seed = self.widest
             out["largest_margin"] = {"game": i, "seed": seed, "margin": margin, "command": self.batch.replay(seed)}
         return out
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The whole-game metrics (METRICS) of one completed game: a batch's are their means."""
+
+    decisiveness: float     # winning margin / score range
+    lead_changes: int
+    drama: float            # points the winner stood behind the leader, averaged over the ends of rounds
+    comeback: bool          # the winner was behind at the end of the middle round
+
+
+def game_shape(r: GameResult) -> Shape:
+    """Decisiveness, lead changes, drama and comeback of one completed game, as METRICS defines them."""
+    spread = max(r.scores) - min(r.scores)
+    decisiveness = winning_margin(r) / spread if spread > 0 else 0.0
+    history = r.score_history
+    leader = None
+    changes = 0
+    for row in history:
+        top = max(row)
+        leaders = [s for s, v in enumerate(row) if v == top]
+        if len(leaders) == 1:
+            if leader is not None and leaders[0] != leader:
+                changes += 1
+            leader = leaders[0]
+    drama, comeback = 0.0, False
+    if history:
+        behind = [max(row) - max(row[s] for s in r.winners) for row in history]
+        drama = sum(behind) / len(behind)
+        comeback = behind[math.ceil(len(history) / 2) - 1] > 0
+    return Shape(decisiveness, changes, drama, comeback)
 
 
 def winning_margin(r: GameResult) -> int:
