@@ -246,3 +246,39 @@ def test_the_edited_card_is_always_told_how_it_stands(tmp_path):
     assert mine["played_when_drawn"]["standing"] == "holds" and mine["played_when_drawn"]["difference"] < 0
     assert mine["drawn_by"]["standing"] == "same" and mine["drawn_by"]["en"] == "演讲: drawn by unchanged (97%)"
     assert "win_if_played" not in mine, "played too rarely now to judge: not said as if it were known"
+
+
+# ---- the causal value, compared ----------------------------------------------------------------------
+
+BIGGER = ("  price: 3\n  copies: 5\n  flavor: 为了纪念\n  effect: |\n    on play:\n      score += 1\n",
+          "  price: 3\n  copies: 5\n  flavor: 为了纪念\n  effect: |\n    on play:\n      score += 4\n")
+
+
+def valued(folder, games: int) -> C.Side:
+    from rulekit.playtest.value import ValuePlan
+
+    return C.Side(str(folder), load_content(folder), Batch(str(folder), games, 1, PLAYERS, ("greedy",) * PLAYERS,
+                                                           value=ValuePlan(cards=("monument",))))
+
+
+def test_compare_value_measures_what_the_edit_did_to_the_card_itself(tmp_path):
+    """Three more points on play: the card's causal value rises by about three points, paired game by game."""
+    record = compared(valued(FIXTURE, 40), valued(copy_with(tmp_path, "policies/stage1.yaml", *BIGGER), 40),
+                      tmp_path / "results")
+    value = {c["metric"]: c for c in record["compared"] if c["id"] == "monument" and c["metric"].startswith("value")}
+    score = value["value_score"]
+    assert score["judged"] and 2.0 < score["difference"] < 4.0 and score["ci95"][0] > 0, score
+    assert ("card", "monument", "value_score") in flagged(record)
+    assert not any(c["metric"].startswith("value") for c in record["compared"] if c["id"] != "monument"), \
+        "only the cards measured have a value"
+
+
+def test_compare_value_names_the_cards_the_change_touched(tmp_path):
+    r = CliRunner().invoke(main, ["compare", str(FIXTURE), str(copy_with(tmp_path, "policies/stage1.yaml", *BIGGER)),
+                                  "--games", "4", "--players", "2", "--value", "--quiet",
+                                  "--out", str(tmp_path / "o"), "--results", str(tmp_path / "r")],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    record = json.loads((tmp_path / "o" / "compare.json").read_text(encoding="utf-8"))
+    assert {c["id"] for c in record["compared"] if c["metric"] == "value_score"} == {"monument"}
+    assert cli(FIXTURE, FIXTURE, "--value-card", "monument").exit_code == 2, "--value-card needs --value"

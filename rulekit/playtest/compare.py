@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -26,6 +26,9 @@ from rulekit.playtest.audit import Expected, audited
 from rulekit.playtest.paired import Estimate, Mean, Paired
 from rulekit.playtest.runner import Batch, Outcome, run
 from rulekit.playtest.store import Store, batch_lock
+from rulekit.playtest.value import Point
+from rulekit.playtest.value_stats import DEFINITIONS as VALUE_DEFINITIONS
+from rulekit.playtest.value_stats import points_by_game
 
 FALSE_DISCOVERY_RATE = stats.FALSE_DISCOVERY_RATE
 # A number is judged when each side measured it this often (player-games, or games): fewer, and its
@@ -83,8 +86,12 @@ class CompareError(Exception):
     """The stored batches cannot be compared; the message says why and what to do."""
 
 
-def paired_games(base: Side, new: Side, results: Path) -> Iterator[tuple[int, GameResult, GameResult]]:
-    """Game i of each side, for i from 0 to the batch's games − 1, each stored game checked against its batch."""
+Played = tuple[GameResult, list[Point]]
+
+
+def paired_games(base: Side, new: Side, results: Path) -> Iterator[tuple[int, Played, Played]]:
+    """Game i of each side with its value points (none unless measured), for i from 0 to the batch's games − 1,
+    each stored game checked against its batch."""
     games = base.batch.games
     stores = [Store(side.folder(results)) for side in (base, new)]
     try:
@@ -92,7 +99,8 @@ def paired_games(base: Side, new: Side, results: Path) -> Iterator[tuple[int, Ga
         for side, store in zip((base, new), stores, strict=True):
             held = store.batch()
             expected = Expected.of(side.batch, side.content, held["games"] if held else games)
-            streams.append((i, r) for i, r in audited(store.results(), expected, store.path) if i < games)
+            games_of = ((i, r) for i, r in audited(store.results(), expected, store.path) if i < games)
+            streams.append(_with_points(games_of, points_by_game(store) if side.batch.value is not None else iter(())))
         paired = 0
         for (i, rb), (j, rn) in zip(*streams, strict=False):
             if i != paired or j != paired:
@@ -105,6 +113,20 @@ def paired_games(base: Side, new: Side, results: Path) -> Iterator[tuple[int, Ga
     finally:
         for store in stores:
             store.close()
+
+
+def _with_points(games: Iterator[tuple[int, GameResult]],
+                 points: Iterator[tuple[int, list[Point]]]) -> Iterator[tuple[int, Played]]:
+    """Each (index, game) with the value points stored for that index (both streams in index order)."""
+    nxt = next(points, None)
+    for i, r in games:
+        while nxt is not None and nxt[0] < i:
+            nxt = next(points, None)
+        if nxt is not None and nxt[0] == i:
+            yield i, (r, nxt[1])
+            nxt = next(points, None)
+        else:
+            yield i, (r, [])
 
 
 # ---- what is measured ----------------------------------------------------------------------------
@@ -142,6 +164,18 @@ METRICS: dict[tuple[str, str], Metric] = {
     ("card", "edge_if_played"): Metric("number", "打出{name}的玩家比同桌平均多得的分{dir} {amount} 分",
                                        "players who play {name} finish {amount} points {dir} against their table",
                                        ("高了", "higher"), ("低了", "lower"), EDGE + " of the player-games that played the card"),
+    ("card", "value_score"): Metric("number", "此刻打出{name}的因果价值{dir} {amount} 分",
+                                    "playing {name} is worth {amount} points {dir} (its causal value)",
+                                    ("高了", "more"), ("低了", "less"), VALUE_DEFINITIONS["value"]),
+    ("card", "value_win"): Metric("rate", "此刻打出{name}给胜率带来的因果价值{dir} {amount}",
+                                  "playing {name} is worth {amount} {dir} in win rate (its causal value)",
+                                  ("高了", "more"), ("低了", "less"), VALUE_DEFINITIONS["value"]),
+    ("advisor", "value_score"): Metric("number", "保留顾问{name}的因果价值{dir} {amount} 分",
+                                       "keeping advisor {name} is worth {amount} points {dir} (its causal value)",
+                                       ("高了", "more"), ("低了", "less"), VALUE_DEFINITIONS["value"]),
+    ("advisor", "value_win"): Metric("rate", "保留顾问{name}给胜率带来的因果价值{dir} {amount}",
+                                     "keeping advisor {name} is worth {amount} {dir} in win rate (its causal value)",
+                                     ("高了", "more"), ("低了", "less"), VALUE_DEFINITIONS["value"]),
     ("advisor", "chosen"): Metric("rate", "选择顾问{name}的玩家比例{dir} {amount}", "advisor {name} is kept by {amount} {dir} of the players",
                                   *_MORE_PEOPLE, "share of player-games that kept the advisor"),
     ("advisor", "win_if_chosen"): Metric("rate", "选择顾问{name}的玩家胜率{dir} {amount}",
@@ -191,8 +225,11 @@ LABELS = {"played_when_drawn": "抽到后打出 played when drawn", "played_by":
           "drawn": "出现的对局 games drawn", "rounds": "回合 rounds", "score": "平均分 mean score",
           "margin": "胜者领先 winning margin", "spread": "最高减最低 score spread", "shared_wins": "并列获胜 shared wins",
           "balance": "平衡度 balance", "decisiveness": "决定性 decisiveness", "lead_changes": "领先者更替 lead changes",
-          "drama": "戏剧性 drama", "comeback_rate": "逆转率 comeback rate", "end": "结束原因 ended by"}
+          "drama": "戏剧性 drama", "comeback_rate": "逆转率 comeback rate", "end": "结束原因 ended by",
+          "value_score": "因果价值 得分 value: score", "value_win": "因果价值 胜负 value: win"}
 CARD_METRICS = ("played_when_drawn", "played_by", "win_if_played", "edge_if_played", "drawn_by")
+VALUE_METRICS = ("value_score", "value_win")
+VALUE_WAYS = {"play": "card", "keep": "advisor"}    # how a point is measured -> the kind of number it adds to
 ADVISOR_METRICS = ("chosen", "win_if_chosen")
 GAME_METRICS = ("rounds", "score", "margin", "spread", "shared_wins", "decisiveness", "lead_changes", "drama",
                 "comeback_rate")
@@ -211,12 +248,18 @@ class Measures:
     over its points — and would be one more group of keys here, read from the side's stored points.
     """
 
-    def __init__(self, base: Content, new: Content, players: int, agents: tuple[str, ...]):
+    def __init__(self, base: Content, new: Content, players: int, agents: tuple[str, ...],
+                 valued: tuple[str, ...] | None = None):
         def ids(kind: str) -> list[str]:
             return list(dict.fromkeys([c.id for c in new.of_kind(kind)] + [c.id for c in base.of_kind(kind)]))
 
-        keys: list[Key] = [("card", c, m) for c in ids("policy") for m in CARD_METRICS]
-        keys += [("advisor", a, m) for a in ids("advisor") for m in ADVISOR_METRICS]
+        def measured(ident: str) -> bool:
+            return valued is not None and (not valued or ident in valued)
+
+        keys: list[Key] = [("card", c, m) for c in ids("policy")
+                           for m in CARD_METRICS + (VALUE_METRICS if measured(c) else ())]
+        keys += [("advisor", a, m) for a in ids("advisor")
+                 for m in ADVISOR_METRICS + (VALUE_METRICS if measured(a) else ())]
         keys += [("seat", f"P{s + 1}", m) for s in range(players) for m in ("win", "edge")]
         self.agents = sorted(set(agents)) if len(set(agents)) > 1 else []
         keys += [("agent", a, "win") for a in self.agents]
@@ -237,8 +280,8 @@ class Measures:
                                    if kind in ("combo", "event") and ident in has]
         self.ends = [i for i, (_, _, m) in enumerate(keys) if m == "end"]
 
-    def of(self, r: GameResult, role: str) -> list[float]:
-        """a then b of every key, for one game of one side (zeros where the game adds nothing)."""
+    def of(self, r: GameResult, role: str, points: Sequence[Point] = ()) -> list[float]:
+        """a then b of every key, for one game of one side and its value points (zeros where the game adds nothing)."""
         v = [0.0] * (2 * len(self.keys))
         at = self.index
 
@@ -263,6 +306,11 @@ class Measures:
             add(("event", e, "drawn"), 1, 0)
         for combo in {c for _, c in r.combos_fired}:
             add(("combo", combo, "fired"), 1, 0)
+        for p in points:
+            kind = VALUE_WAYS.get(p.how)
+            if kind is not None and p.error is None:
+                add((kind, p.card, "value_score"), float(p.score - p.alt_score), 1)
+                add((kind, p.card, "value_win"), float(int(p.won) - int(p.alt_won)), 1)
         shape = stats.game_shape(r)
         values = {"rounds": r.rounds, "margin": stats.winning_margin(r),
                   "spread": max(r.scores) - min(r.scores), "shared_wins": len(r.winners) > 1,
@@ -319,13 +367,15 @@ class Compared:
 
 def compare(base: Side, new: Side, results: Path) -> dict:
     """The whole comparison of two played sides, as compare.json holds it."""
-    measures = Measures(base.content, new.content, base.batch.players, base.batch.agents)
+    plan = base.batch.value
+    measures = Measures(base.content, new.content, base.batch.players, base.batch.agents,
+                        None if plan is None else plan.cards)
     acc = [Paired() for _ in measures.keys]
     seats = _SeatWins(base.batch.players)
     sides = {"base": _SideCount(), "new": _SideCount()}
     differing = 0
-    for i, rb, rn in paired_games(base, new, results):
-        vb, vn = measures.of(rb, "base"), measures.of(rn, "new")
+    for i, (rb, pb), (rn, pn) in paired_games(base, new, results):
+        vb, vn = measures.of(rb, "base", pb), measures.of(rn, "new", pn)
         for k, p in enumerate(acc):
             p.add(vb[2 * k], vb[2 * k + 1], vn[2 * k], vn[2 * k + 1])
         seats.add(rb, rn)

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from rulekit.console import SEED, Command, agents_or_usage_error, echo, load_or_exit
+from rulekit.content import diff
 from rulekit.content.loader import load_content
 from rulekit.content.model import Content
 from rulekit.language.diagnostics import ContentError, concise
@@ -20,6 +21,7 @@ from rulekit.playtest.gitrev import RevisionError, extract
 from rulekit.playtest.options import GAMES, scheduler_address
 from rulekit.playtest.runner import BACKENDS, Batch, BatchError
 from rulekit.playtest.store import StoreError, write_atomic
+from rulekit.playtest.value import ValuePlan
 
 MAX_SHOWN = 15      # "what changed" lines printed; the report lists them all
 
@@ -53,9 +55,15 @@ MAX_SHOWN = 15      # "what changed" lines printed; the report lists them all
 @click.option("--results", default="rulekit-results", show_default=True, type=click.Path(file_okay=False),
               help="保存每边对局的文件夹：同样的内容、种子和代理不必再打一遍 / Folder keeping each side's games: "
                    "the same content, seed and agents are never played twice.")
+@click.option("--value", "measure", is_flag=True,
+              help="两边都测量改动过的牌（或 --value-card 指定的牌）的因果价值并比较 / Also measure, on both sides, the "
+                   "causal value of the cards the change touched (or those named by --value-card), and compare it.")
+@click.option("--value-card", "value_cards", multiple=True, metavar="CARD",
+              help="与 --value 一起：测量这张牌（id 或中文名，可重复） / With --value: measure this card (id or name; "
+                   "repeat for more).")
 @click.option("--quiet", is_flag=True, help="不显示进度 / No progress display.")
 def compare(folders, base_rev, games, seed, players, agents, jobs, backend, scheduler, include_tbd, only_designed,
-            out, results, quiet):
+            out, results, measure, value_cards, quiet):
     """比较两份内容：同样的种子、座位和代理，逐局配对 / Compare two contents on the same seeds, seats and agents, game by game.
 
     \b
@@ -73,6 +81,8 @@ def compare(folders, base_rev, games, seed, players, agents, jobs, backend, sche
     metrics), each with its paired 95% interval. OUT/compare.json and OUT/compare.html hold it
     all; each side's games stay in RESULTS, so the next comparison reuses them.
     """
+    if value_cards and not measure:
+        raise click.UsageError("--value-card names a card to measure with --value: add --value")
     if scheduler and backend != "dask":
         raise click.BadParameter("--scheduler needs --backend dask", param_hint="--scheduler")
     if include_tbd and only_designed:
@@ -97,10 +107,29 @@ def compare(folders, base_rev, games, seed, players, agents, jobs, backend, sche
         new = load_or_exit(new_dir, include_tbd, only_designed)
         n = players or int(new.rules.get("players", 4))
         names = tuple(agents_or_usage_error(agents, n))
-        sides = (C.Side(base_label, base, Batch(base_label, games, seed, n, names, include_tbd, only_designed)),
-                 C.Side(new_dir, new, Batch(new_dir, games, seed, n, names, include_tbd, only_designed)))
+        plan = _value_plan(base, new, value_cards) if measure else None
+        sides = (C.Side(base_label, base, Batch(base_label, games, seed, n, names, include_tbd, only_designed, plan)),
+                 C.Side(new_dir, new, Batch(new_dir, games, seed, n, names, include_tbd, only_designed, plan)))
         record = _run(sides, Path(results), Path(out), jobs, backend, scheduler, quiet)
     _tell(record, Path(out))
+
+
+def _value_plan(base: Content, new: Content, named: tuple[str, ...]) -> ValuePlan:
+    """The cards whose causal value both sides measure: those named, else those the change touched that either side
+    can measure (policies and advisors), else every one."""
+    if named:
+        ids = []
+        for ref in named:
+            card = new.lookup(ref) or base.lookup(ref)
+            if card is None or card.kind not in ("policy", "advisor"):
+                raise click.BadParameter(f"no 政策或顾问 policy or advisor named {ref!r} on either side",
+                                         param_hint="--value-card")
+            ids.append(card.id)
+        return ValuePlan(cards=tuple(dict.fromkeys(ids)))
+    touched = {c.id for c in diff.diff(base, new) if c.name is not None}
+    ids = [c.id for content in (new, base) for c in content.cards
+           if c.id in touched and c.kind in ("policy", "advisor")]
+    return ValuePlan(cards=tuple(sorted(set(ids))))
 
 
 def _load_revision(folder: str, rev: str, include_tbd: bool, only_designed: bool, stack: ExitStack) -> tuple[str, Content]:

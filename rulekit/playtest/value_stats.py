@@ -245,7 +245,7 @@ def _has_table(db) -> bool:
 
 def stored(store) -> Iterator[tuple[GameResult, list[Point]]]:
     """Every stored game with its points, in index order (two cursors side by side: memory stays flat)."""
-    points = _stored_points(store)
+    points = points_by_game(store)
     nxt = next(points, None)
     for index, result in store.results():
         while nxt is not None and nxt[0] < index:
@@ -257,7 +257,7 @@ def stored(store) -> Iterator[tuple[GameResult, list[Point]]]:
             yield result, []
 
 
-def _stored_points(store) -> Iterator[tuple[int, list[Point]]]:
+def points_by_game(store) -> Iterator[tuple[int, list[Point]]]:
     """(game, its points) for every game with points, in index order."""
     try:
         if not _has_table(store.db):
