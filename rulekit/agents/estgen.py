@@ -657,6 +657,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def name(self, name: str) -> str:
         """Walker.name for a name no `let` holds."""
+        params = dict(self.card.params)
+        if name in params:          # a number the card names (`params:`): a constant
+            return repr(params[name])
         if name in TRACK:
             k = TRACK[name]
             return f"(w.tf[{k}] + a[{k}])"

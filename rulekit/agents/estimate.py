@@ -203,8 +203,9 @@ class Walker(Visitor, walks=("statements", "expressions")):
     """
 
     def __init__(self, snap: Snapshot, trigger: str | None = None, force=None, force_kind: str | None = None,
-                 uses: int = 1, as_subject: bool = False):
+                 uses: int = 1, as_subject: bool = False, params: dict[str, int] | None = None):
         self.snap = snap
+        self.params = params or {}      # the numbers the card names (`params:`): constants
         self.trigger = trigger
         self.force = force              # the answer to try at the first choice of force_kind
         self.force_kind = force_kind    # 'choose' | 'amount' | 'may'
@@ -516,6 +517,8 @@ class Walker(Visitor, walks=("statements", "expressions")):
     def name(self, name: str, acc: Acc):
         if name in acc.env:
             return acc.env[name]
+        if name in self.params:
+            return self.params[name]
         snap = self.snap
         if name in acc.d:
             return snap.tracks[name] + acc.d[name]
@@ -601,7 +604,7 @@ def play_value(card, snap: Snapshot, uses: int = 1, again: bool = False) -> tupl
 def on_play(card, snap: Snapshot, uses: int = 1) -> Acc:
     """The effects of the card's `on play`, as the player would resolve it now."""
     acc = Acc(snap)
-    walker = Walker(snap, uses=uses)
+    walker = Walker(snap, uses=uses, params=dict(card.params))
     snap.work = 0
     for h in handlers(card, "on", "play"):
         acc = walker.block(h.body, acc)
@@ -615,17 +618,18 @@ def lasting(card, snap: Snapshot, uses: int = 1) -> float:
         return 0.0
     per_round = snap.rounds_left * LASTING if card.duration != "round" else 1.0
     v = 0.0
+    params = dict(card.params)
     for item in program.items:
         if isinstance(item, ast.Modify) and item.quantity == "final_penalty":
-            v += final_penalty(item, snap)
+            v += final_penalty(item, snap, params)
         elif isinstance(item, ast.Modify):
-            v += modifier(item, snap, uses, card.id) * per_round
+            v += modifier(item, snap, uses, card.id, params) * per_round
         elif isinstance(item, ast.Shield):
             v += 0.1 * snap.rounds_left * len(item.targets)
         elif isinstance(item, ast.Seal):
             v += seal_value(snap) * per_round
         elif isinstance(item, ast.Handler) and item.form != "react" and item.event not in ("play", "setup"):
-            v += handler_value(item, snap, uses, per_round)
+            v += handler_value(item, snap, uses, per_round, params)
     return v
 
 
@@ -666,9 +670,10 @@ def states_of(cells: tuple[int, ...]):
     return lambda board: tuple(board[i] for i in cells)
 
 
-def modifier(item: ast.Modify, snap: Snapshot, uses: int, card_id: str) -> float:
+def modifier(item: ast.Modify, snap: Snapshot, uses: int, card_id: str, params: dict[str, int] | None = None) -> float:
     """Points per round of one `modify` declaration, given the player's other modifiers."""
-    return modifier_of(Walker(snap, uses=uses).num(item.expr, Acc(snap)), item.quantity, item.floor, snap, card_id)
+    return modifier_of(Walker(snap, uses=uses, params=params).num(item.expr, Acc(snap)), item.quantity, item.floor,
+                       snap, card_id)
 
 
 def modifier_of(d, quantity: str, floor: int | None, snap: Snapshot, card_id: str) -> float:
@@ -693,9 +698,9 @@ def quantity_without(snap: Snapshot, name: str, base: int, card_id: str) -> int:
     return snap.without[key]
 
 
-def final_penalty(item: ast.Modify, snap: Snapshot) -> float:
+def final_penalty(item: ast.Modify, snap: Snapshot, params: dict[str, int] | None = None) -> float:
     """A lower final penalty is worth half a point per negative policy I hold (and one to come)."""
-    return final_penalty_of(Walker(snap).num(item.expr, Acc(snap)), snap)
+    return final_penalty_of(Walker(snap, params=params).num(item.expr, Acc(snap)), snap)
 
 
 def final_penalty_of(d, snap: Snapshot) -> float:
@@ -703,9 +708,10 @@ def final_penalty_of(d, snap: Snapshot) -> float:
     return -d * 0.5 * (1 + negative)
 
 
-def handler_value(h: ast.Handler, snap: Snapshot, uses: int, per_round: float) -> float:
+def handler_value(h: ast.Handler, snap: Snapshot, uses: int, per_round: float,
+                  params: dict[str, int] | None = None) -> float:
     trigger = h.event if h.form in ("when", "once") else None
-    body = worth(Walker(snap, trigger=trigger, uses=uses).run(h.body), snap)
+    body = worth(Walker(snap, trigger=trigger, uses=uses, params=params).run(h.body), snap)
     return handler_worth(body, trigger, h.form == "once", snap, per_round)
 
 
@@ -732,4 +738,5 @@ def endgame(card, snap: Snapshot) -> float:
 
 def react_value(card, snap: Snapshot) -> float:
     """A reaction card's worth when its moment comes (before its price)."""
-    return max((worth(Walker(snap, trigger=h.event).run(h.body), snap) for h in handlers(card, "react")), default=0.0)
+    return max((worth(Walker(snap, trigger=h.event, params=dict(card.params)).run(h.body), snap)
+                for h in handlers(card, "react")), default=0.0)

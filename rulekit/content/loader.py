@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulekit import registry
 from rulekit.content.model import Card, Content
 from rulekit.content.rules import (DEFAULT_RULES, DEFAULT_SOURCE, UNLOCK_STAGES, default_unlock, merge_rules,
                                    read_rules)
 from rulekit.content.schema import validate
 from rulekit.content.yamlpos import Located, parse_bytes, read_bytes
 from rulekit.language import ast
-from rulekit.language.checker import CODES, Checked, check_effect, check_expression
+from rulekit.language.checker import CODES, RESERVED, Checked, check_effect, check_expression
 from rulekit.language.diagnostics import ContentError, Diagnostic
 from rulekit.language.parser import parse_effect_recovering, parse_expression
 
@@ -664,9 +665,12 @@ def _parse_program(run: _Run, draft: _Draft, text: str, refs, names,
     parsed = parse_effect_recovering(text, draft.loc.origin(("effect",)))
     run.diags += parsed.diags
     counters = _counters(run, draft)
+    params = _params(run, draft, counters)
     draft.checked, found = check_effect(parsed, draft.kind, refs, draft.file, card_names=names,
-                                        unreadable=unreadable, counters=counters)
+                                        unreadable=unreadable, counters=counters, params=params)
     run.diags += found
+    if draft.checked is not None:
+        _unread_params(run, draft, params, draft.checked)
     return parsed.program if not parsed.diags else None
 
 
@@ -687,6 +691,37 @@ def _counters(run: _Run, draft: _Draft) -> list[str]:
         else:
             names.append(name)
     return names
+
+
+def _params(run: _Run, draft: _Draft, counters: Sequence[str]) -> dict[str, int]:
+    """The numbers a card names (`params:`), read by its effect as constants; a name the language already
+    uses, or one of the card's counters, is an error (RK245)."""
+    given = draft.data.get("params")
+    if not isinstance(given, dict):
+        return {}
+    params = {}
+    for name, value in given.items():
+        why = (RESERVED.get(name) or ("a card's value inside `count(played where …)`" if name in registry.CARD_VALUES
+                                      else "also a number this card keeps (`counters:`)" if name in counters else None))
+        if why is not None:
+            span = draft.loc.key_span(("params", name))
+            run.report("RK245", f"'{name}' cannot name a parameter: it is {why}", draft.file,
+                       span.line if span else draft.line, span.col if span else 0,
+                       hint="choose another name, such as 'gain' or 'amount'", end=_end(span))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            params[name] = value
+    return params
+
+
+def _unread_params(run: _Run, draft: _Draft, params: Mapping[str, int], checked: Checked) -> None:
+    """RK246: a parameter the effect never reads (a misspelt name, or one left over from an older effect)."""
+    read = {node.name for node, meaning in checked.meaning.items() if meaning == "param"}
+    for name in params:
+        if name not in read:
+            span = draft.loc.key_span(("params", name))
+            run.report("RK246", f"the effect never reads the parameter '{name}', so changing it changes nothing",
+                       draft.file, span.line if span else draft.line, span.col if span else 0,
+                       hint=f"use `{name}` in the effect, or remove it from `params:`", end=_end(span))
 
 
 # ---- rules and cards ------------------------------------------------------------------------------
@@ -724,6 +759,7 @@ def _card(d: _Draft) -> Card:
         score=int(data.get("score", 0)),
         duration=data.get("duration", "lasting"),
         counters=tuple((str(k), int(v)) for k, v in (data.get("counters") or {}).items()),
+        params=tuple((str(k), int(v)) for k, v in (data.get("params") or {}).items()),
         checked=_checked(d),
         switchable=bool(data.get("switchable", False)),
         file=d.file, line=d.line,
