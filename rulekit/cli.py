@@ -8,6 +8,7 @@ from rulekit import __version__
 
 from rulekit.lint.command import lint, rule
 from rulekit.playtest.cli import playtest
+from rulekit.playtest.tune_cli import tune
 from rulekit.playtest.value_cli import value
 from rulekit.console import SEED, Group, agents_or_usage_error, echo, load_or_exit
 from rulekit.provenance import agent_code, engine_code
@@ -21,7 +22,7 @@ def main() -> None:
 
 
 # Each command lives with its stage; they register here.
-for command in (lint, rule, test_command, playtest, value):
+for command in (lint, rule, test_command, playtest, value, tune):
     main.add_command(command)
 
 

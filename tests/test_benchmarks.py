@@ -21,6 +21,8 @@ RUNS = {
     "bench_playtest.py": ["--games", "12", "--small", "6", "--agent", "random", *DECK],
     "ceiling.py": ["--games", "5"],
     "bench_value.py": ["--games", "3", "--card", "five", "--content", str(BENCH.parent / "tests" / "fixtures" / "value")],
+    "bench_tune.py": ["--card", "长青", "--budget", "30", "--reference-games", "5", "--players", "2",
+                      "--content", str(BENCH.parent / "tests" / "fixtures" / "tune")],
 }
 
 

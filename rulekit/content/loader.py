@@ -216,6 +216,7 @@ class _Run:
     asked: list[Path] = field(default_factory=list)      # what a lint asked for (its duplicates come second)
     holds_cards: bool = True                                # False: a content folder without any card file
     read: dict[Path, bytes] = field(default_factory=dict)   # every file's bytes as read and parsed: the fingerprint
+    replaced: Mapping[Path, bytes] = field(default_factory=dict)    # files taken as these bytes, not read from disk
 
     def report(self, code: str, message: str, file: str = "", line: int = 0, col: int = 0,
                hint: str | None = None, end: tuple[int, int] | None = None) -> None:
@@ -226,9 +227,13 @@ class _Run:
 # ---- public API --------------------------------------------------------------------------
 
 def load_content(path: str | Path, *, include_tbd: bool = False, only_designed: bool = False,
-                 extra_cards: Sequence[ExtraCard] | None = None) -> Content:
-    """The checked content of a folder (plus a scenario's extra cards); ContentError if it has errors."""
-    content, diags = _load(Path(path), [], list(extra_cards or ()), include_tbd, only_designed, [])
+                 extra_cards: Sequence[ExtraCard] | None = None, replaced: Mapping[Path, bytes] | None = None) -> Content:
+    """The checked content of a folder (plus a scenario's extra cards); ContentError if it has errors.
+
+    `replaced` gives files (by their path as the folder lists them: `Card.file`) as bytes that stand in for
+    what is on disk: the content as it would be after an edit (`rulekit tune` loads each value it tries so).
+    """
+    content, diags = _load(Path(path), [], list(extra_cards or ()), include_tbd, only_designed, [], replaced or {})
     errors = [d for d in diags if d.severity == "error"]
     if errors or content is None:
         raise ContentError(errors)
@@ -337,9 +342,9 @@ def _root_of(p: Path) -> Path | None:
 
 # ---- one load -----------------------------------------------------------------------------
 
-def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
-          include_tbd: bool, only_designed: bool, asked: list[Path]) -> tuple[Content | None, list[Diagnostic]]:
-    run = _Run(root, asked=asked)
+def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard], include_tbd: bool, only_designed: bool,
+          asked: list[Path], replaced: Mapping[Path, bytes] | None = None) -> tuple[Content | None, list[Diagnostic]]:
+    run = _Run(root, asked=asked, replaced=replaced or {})
     fingerprint = ""
     if root is not None:
         rules_file, card_files = layout(run, root)
@@ -433,7 +438,7 @@ def unreadable_files(run: _Run) -> dict[str, list[str]]:
 
 def _read_bytes(run: _Run, path: Path, file: str) -> bytes | None:
     """A content file's bytes, read once: what is parsed and what the fingerprint covers."""
-    raw, problem = read_bytes(path, file)
+    raw, problem = (run.replaced[path], None) if path in run.replaced else read_bytes(path, file)
     if problem is not None:
         run.diags.append(problem)
         return None
