@@ -81,6 +81,24 @@ def test_same_inputs_give_the_same_bytes_whatever_jobs_and_a_kept_reference(stea
     assert kept.exit_code == 0 and (tmp_path / "tune.json").read_bytes() == (out / "tune.json").read_bytes()
 
 
+@pytest.mark.parametrize("stored", ['{"key": "not this one"', '{"key": 5, "games": 20}', "[1, 2]"])
+def test_a_damaged_stage_reference_is_measured_again(steady, tmp_path, stored):
+    """A stage-values.json edited outside rulekit is never read as the stage's values."""
+    _, out = steady
+    (tmp_path / "stage-values.json").write_text(stored, encoding="utf-8")
+    r = cli(*STEADY, "--content", TUNE, "--out", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "tune.json").read_bytes() == (out / "tune.json").read_bytes()
+    assert (tmp_path / "stage-values.json").read_bytes() == (out / "stage-values.json").read_bytes()
+
+
+def test_a_stage_reference_that_cannot_be_kept_is_a_message_not_a_traceback(tmp_path):
+    (tmp_path / "stage-values.json").mkdir()
+    r = cli(*STEADY, "--content", TUNE, "--out", tmp_path)
+    assert r.exit_code == 1 and "cannot keep the stage reference" in r.output
+    assert "Traceback" not in r.output
+
+
 @pytest.mark.dask
 def test_dask_gives_the_same_bytes(steady, tmp_path):
     _, out = steady
@@ -141,7 +159,7 @@ def test_a_number_that_cannot_be_changed_safely_is_refused_at_its_place(tmp_path
     r = cli("tune", "长青", "--target", 1, "--budget", 20, "--content", root, "--out", tmp_path / "out", "--write")
     assert r.exit_code == 2
     assert f"tuned.yaml:{line}:10" in r.output and what in r.output
-    assert path.read_text(encoding="utf-8") != text and not (tmp_path / "out" / "tune.json").exists()
+    assert path.read_text(encoding="utf-8") != text and not (tmp_path / "out").exists()
 
 
 def test_a_value_aliased_from_another_card_is_refused(tmp_path):
@@ -175,11 +193,14 @@ def test_an_advisor_is_tuned_towards_a_fair_win_rate(tmp_path):
     (["长青", "--range", "5..2"], "is no range: write LO..HI"),
     (["长青", "--range", "-3..2"], "price goes from 0 to 1,000,000,000"),
     (["长青", "--field", "score"], "has no `score:` line"),
+    (["长青", "--target", "nan"], "nan is not a number tune can aim at"),
+    (["长青", "--band", "inf"], "inf is not a number tune can aim at"),
 ])
 def test_what_cannot_be_tuned_is_a_usage_error_in_plain_words(tmp_path, args, message):
-    r = cli("tune", *args, "--content", TUNE, "--out", tmp_path)
+    r = cli("tune", *args, "--content", TUNE, "--out", tmp_path / "out")
     assert r.exit_code == 2, r.output
     assert message in re.sub(r"\s+", " ", r.output)
+    assert not (tmp_path / "out").exists()          # nothing made on disk
 
 
 def test_tune_explains_itself_in_both_languages():

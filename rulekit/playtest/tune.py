@@ -16,10 +16,10 @@ every candidate has seed i of the batch (common random numbers) — and goes rou
    monotone, the values still possible are the unsure candidates and the untried values between two
    neighbours that are not on the same side of the band;
 3. the unsure candidates nearest the target get twice their games, and each gap still possible gets
-   one new candidate, where the line between its two ends crosses the target (a bisection step);
+   one new candidate, where the line between its two ends crosses the target (a bisection step); a
+   default range grows past an end when every other value lies on that end's side of the band;
 4. it stops when a candidate is inside (the answer), when no value can be (the neighbours straddle
-   the band, or the whole range lies on one side: a default range is first widened), or when the next
-   games would pass the budget.
+   the band, or the whole range lies on one side), or when the next games would pass the budget.
 
 Every decision reads only the sums of finished rounds, in value and seed order: the same inputs give the
 same rounds, the same recommendation and the same tune.json, whatever --jobs and the backend.
@@ -324,7 +324,7 @@ class Search:
         unsure = [v for v in judged if verdicts[v] == "unsure"]
         gaps = self.gaps(verdicts)
         one_side = not unsure and not gaps
-        toward = self.widen_toward(judged, verdicts, one_side)
+        toward = self.widen_toward(judged, verdicts)
         new = self.widened_end(toward) if toward is not None else None
         if one_side and new is None:
             return self.settled(judged, verdicts)
@@ -414,30 +414,23 @@ class Search:
                     return v
         raise AssertionError("a gap holds an untried value")
 
-    def widen_toward(self, judged: list[int], verdicts: dict[int, str], one_side: bool) -> str | None:
-        """Which end of a default range to widen past ('lo' or 'hi'), if any: where the estimates, from an
-        end's neighbour to the end, move towards the target without having crossed it — the answer may lie
-        beyond — or, when every value lies on one side of the band, the end nearer the target. Never past
-        an end the card is never played beyond, nor more than WIDENINGS times."""
+    def widen_toward(self, judged: list[int], verdicts: dict[int, str]) -> str | None:
+        """Which end of a default range to widen past ('lo' or 'hi'), if any: one where every other value lies
+        on one side of the band and the end lies there too, or is the one value not sure yet — the answer, if
+        any, lies at that end or beyond it. The end nearer the target when both qualify. Never past an end
+        the card is never played beyond, nor more than WIDENINGS times."""
         if self.given_range or self.widened >= WIDENINGS or len(judged) < 2:
             return None
-        t = self.goal.value
-        sides = []
-        for side, end, near in (("lo", judged[0], judged[1]), ("hi", judged[-1], judged[-2])):
-            beyond = [v for v, k in verdicts.items() if k == "unplayed" and (v < end if side == "lo" else v > end)]
-            bound = self.bounds[0 if side == "lo" else 1]
-            if beyond or end == bound:
+        options = []
+        for side, end, others in (("lo", judged[0], judged[1:]), ("hi", judged[-1], judged[:-1])):
+            kinds = {verdicts[v] for v in others}
+            if len(kinds) != 1 or kinds == {"unsure"} or verdicts[end] not in kinds | {"unsure"}:
                 continue
-            me, mn = mean(self.candidates[end].games).value, mean(self.candidates[near].games).value
-            if abs(me - t) < abs(mn - t) and not min(me, mn) <= t <= max(me, mn):
-                sides.append((abs(me - t), side))
-            elif one_side:
-                sides.append((float("inf"), side))
-        if not sides:
-            return None
-        if one_side and all(d == float("inf") for d, _ in sides) and len(sides) == 2:
-            return "hi" if self.distance(judged[-1]) <= self.distance(judged[0]) else "lo"
-        return min(sides)[1]
+            beyond = [v for v, k in verdicts.items() if k == "unplayed" and (v < end if side == "lo" else v > end)]
+            if beyond or end == self.bounds[0 if side == "lo" else 1]:
+                continue
+            options.append((self.distance(end), side))
+        return min(options)[1] if options else None
 
     @property
     def bounds(self) -> tuple[int, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from contextlib import contextmanager
@@ -13,12 +14,11 @@ from rich.console import Console
 from rulekit.console import SEED, Command, agents_or_usage_error, echo, load_or_exit
 from rulekit.content.edit import EditError, Field, write
 from rulekit.lint.render import display_width
-from rulekit.playtest.cli import _write
 from rulekit.playtest.progress import BatchProgress
 from rulekit.playtest.options import GAMES, scheduler_address
 from rulekit.playtest.runner import BACKENDS, Batch, BatchError
 from rulekit.playtest.stats import dumps
-from rulekit.playtest.store import StoreError, batch_lock
+from rulekit.playtest.store import StoreError, batch_lock, write_atomic
 from rulekit.playtest.tune import VERDICTS, Ask, Search, TuneError, Tuned, default_range
 from rulekit.playtest.tune_measure import Player, Unit
 
@@ -31,6 +31,12 @@ def _field(ctx, param, value):
         return Field.parse(value) if value is not None else None
     except ValueError as err:
         raise click.BadParameter(str(err)) from None
+
+
+def _finite(ctx, param, value):
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number tune can aim at: give a finite one / 请给出一个有限的数")
+    return value
 
 
 def _range(ctx, param, value):
@@ -54,10 +60,10 @@ def _range(ctx, param, value):
 @click.option("--range", "span", callback=_range, metavar="LO..HI",
               help="要试的值的范围（默认在当前值附近，必要时自动放宽） / The values to try (default: around the current "
                    "value, widened if all of it lies on one side of the band).")
-@click.option("--target", type=float,
+@click.option("--target", type=float, callback=_finite,
               help="目标：政策的因果价值（分），顾问的胜率（0 到 1）；默认见下 / The target: a policy's causal value in "
                    "points, an advisor's win rate (0 to 1); default below.")
-@click.option("--band", type=click.FloatRange(min=0, min_open=True),
+@click.option("--band", type=click.FloatRange(min=0, min_open=True), callback=_finite,
               help="目标两侧的宽度（政策默认 1 分，顾问默认 0.05） / How far from the target still counts as on target "
                    "(policy: 1 point; advisor: 0.05).")
 @click.option("--budget", default=2000, show_default=True, type=GAMES,
@@ -114,15 +120,15 @@ def tune(card, content_dir, field, span, target, band, budget, reference_games, 
     ask = Ask(card, field, *(span or (None, None)), target, band, budget, reference_games)
     out = Path(out)
     view = Phases(quiet)
+    try:        # every usage error before anything is made on disk
+        search = Search(loaded, ask, batch, Player(batch, jobs, backend, scheduler), out=out,
+                        on_phase=view.phase, on_game=view.game)
+    except TuneError as err:
+        raise click.BadParameter(str(err), param_hint=err.option) from None
+    _check_range(search, span)
     with _stopped(view), batch_lock(out):
-        try:
-            search = Search(loaded, ask, batch, Player(batch, jobs, backend, scheduler), out=out,
-                            on_phase=view.phase, on_game=view.game)
-        except TuneError as err:
-            raise click.BadParameter(str(err), param_hint=err.option) from None
-        _check_range(search, span)
         tuned = search.run()
-        _write(out / TUNE_FILE, dumps(tune_json(tuned, batch, loaded.fingerprint)))
+        written(out / TUNE_FILE, dumps(tune_json(tuned, batch, loaded.fingerprint)))
     view.stop(finished=True)
     for line in table(tuned):
         echo(line)
@@ -195,6 +201,15 @@ def _stopped(view: Phases):
         click.echo("\n已中断 / interrupted: nothing was written but the stage reference, if it was finished.",
                    err=True)
         sys.exit(130)
+
+
+def written(path: Path, text: str) -> None:
+    """Write one of tune's files whole, or say why not (the stage reference, once measured, is kept)."""
+    try:
+        write_atomic(path, text)
+    except OSError as err:
+        raise StoreError(f"cannot write {path} ({err.strerror or type(err).__name__}) / 无法写入该文件: free some "
+                         f"space or fix the folder, or choose another --out") from None
 
 
 def _write_back(tuned: Tuned) -> None:

@@ -173,7 +173,11 @@ def write_reference(out: Path, key: str, ref: Reference) -> None:
             "about": "rulekit tune: the causal value of each policy of the stage, per game (score with - without "
                      "summed over its points, the same of wins, its points); null: the game stopped on an error. "
                      "Delete this file to measure again."}
-    write_atomic(out / REFERENCE_FILE, json.dumps(data, sort_keys=True) + "\n")
+    try:
+        write_atomic(out / REFERENCE_FILE, json.dumps(data, sort_keys=True) + "\n")
+    except OSError as err:
+        raise BatchError(f"cannot keep the stage reference in {out / REFERENCE_FILE} ({err.strerror or err}) / "
+                         f"无法保存参照: free some space, or choose another --out") from None
 
 
 def _game_sums(g) -> GameSums:
