@@ -9,6 +9,7 @@ from rulekit import __version__
 from rulekit.lint.command import lint, rule
 from rulekit.playtest.cli import playtest
 from rulekit.playtest.compare_cli import compare
+from rulekit.playtest.tune_cli import tune
 from rulekit.playtest.value_cli import value
 from rulekit.console import SEED, Group, agents_or_usage_error, echo, load_or_exit
 from rulekit.provenance import agent_code, engine_code
@@ -22,7 +23,7 @@ def main() -> None:
 
 
 # Each command lives with its stage; they register here.
-for command in (lint, rule, test_command, playtest, value, compare):
+for command in (lint, rule, test_command, playtest, value, compare, tune):
     main.add_command(command)
 
 

@@ -23,6 +23,8 @@ RUNS = {
     "ceiling.py": ["--games", "5"],
     "bench_value.py": ["--games", "3", "--card", "five", "--content", str(BENCH.parent / "tests" / "fixtures" / "value")],
     "free_cards.py": ["--games", "2", "--content", str(Path(__file__).resolve().parent / "fixtures" / "probes")],
+    "bench_tune.py": ["--card", "长青", "--budget", "30", "--reference-games", "5", "--players", "2",
+                      "--content", str(BENCH.parent / "tests" / "fixtures" / "tune")],
 }
 
 

@@ -799,6 +799,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def name(self, name: str) -> str:
         """Walker.name for a name no `let` holds."""
+        params = dict(self.card.params)
+        if name in params:          # a number the card names (`params:`): a constant
+            return repr(params[name])
         if self.card_mode and name in registry.CARD_VALUES:
             return "cv[0]" if name == "stage" else "cv[1]"
         if name in TRACK:

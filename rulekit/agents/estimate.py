@@ -608,7 +608,8 @@ class Walker(Visitor, walks=("statements", "expressions")):
         self.force_kind = force_kind    # 'choose' | 'amount' | 'may' | 'player'
         self.uses = uses
         self.as_subject = as_subject    # I am the subject of every player block (I was asked)
-        self.card = card                # whose counters the effect reads
+        self.card = card                # whose counters (and params) the effect reads
+        self.card_params = dict(card.params) if card is not None else {}   # `params:`: constants
         self.cv = None                  # (stage, price) of the card `count(played where …)` is reading
         self.pv = snap.pv if trigger == "event" else PREVENT.get(trigger or "", 0.0)
 
@@ -968,6 +969,8 @@ class Walker(Visitor, walks=("statements", "expressions")):
     def name(self, name: str, acc: Acc):
         if name in acc.env:
             return acc.env[name]
+        if name in self.card_params:        # a number the card names (`params:`)
+            return self.card_params[name]
         if self.cv is not None and name in registry.CARD_VALUES:
             return self.cv[0] if name == "stage" else self.cv[1]
         snap = self.snap

@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulekit import registry
 from rulekit.content.model import Card, Content
 from rulekit.content.rules import (DEFAULT_RULES, DEFAULT_SOURCE, UNLOCK_STAGES, default_unlock, merge_rules,
                                    read_rules)
 from rulekit.content.schema import validate
 from rulekit.content.yamlpos import Located, parse_bytes, read_bytes
 from rulekit.language import ast
-from rulekit.language.checker import CODES, Checked, check_effect, check_expression
+from rulekit.language.checker import CODES, RESERVED, Checked, check_effect, check_expression
 from rulekit.language.diagnostics import ContentError, Diagnostic
 from rulekit.language.parser import parse_effect_recovering, parse_expression
 
@@ -215,6 +216,7 @@ class _Run:
     asked: list[Path] = field(default_factory=list)      # what a lint asked for (its duplicates come second)
     holds_cards: bool = True                                # False: a content folder without any card file
     read: dict[Path, bytes] = field(default_factory=dict)   # every file's bytes as read and parsed: the fingerprint
+    replaced: Mapping[Path, bytes] = field(default_factory=dict)    # files taken as these bytes, not read from disk
 
     def report(self, code: str, message: str, file: str = "", line: int = 0, col: int = 0,
                hint: str | None = None, end: tuple[int, int] | None = None) -> None:
@@ -225,9 +227,13 @@ class _Run:
 # ---- public API --------------------------------------------------------------------------
 
 def load_content(path: str | Path, *, include_tbd: bool = False, only_designed: bool = False,
-                 extra_cards: Sequence[ExtraCard] | None = None) -> Content:
-    """The checked content of a folder (plus a scenario's extra cards); ContentError if it has errors."""
-    content, diags = _load(Path(path), [], list(extra_cards or ()), include_tbd, only_designed, [])
+                 extra_cards: Sequence[ExtraCard] | None = None, replaced: Mapping[Path, bytes] | None = None) -> Content:
+    """The checked content of a folder (plus a scenario's extra cards); ContentError if it has errors.
+
+    `replaced` gives files (by their path as the folder lists them: `Card.file`) as bytes that stand in for
+    what is on disk: the content as it would be after an edit (`rulekit tune` loads each value it tries so).
+    """
+    content, diags = _load(Path(path), [], list(extra_cards or ()), include_tbd, only_designed, [], replaced or {})
     errors = [d for d in diags if d.severity == "error"]
     if errors or content is None:
         raise ContentError(errors)
@@ -336,9 +342,9 @@ def _root_of(p: Path) -> Path | None:
 
 # ---- one load -----------------------------------------------------------------------------
 
-def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard],
-          include_tbd: bool, only_designed: bool, asked: list[Path]) -> tuple[Content | None, list[Diagnostic]]:
-    run = _Run(root, asked=asked)
+def _load(root: Path | None, loose: list[Path], extras: list[ExtraCard], include_tbd: bool, only_designed: bool,
+          asked: list[Path], replaced: Mapping[Path, bytes] | None = None) -> tuple[Content | None, list[Diagnostic]]:
+    run = _Run(root, asked=asked, replaced=replaced or {})
     fingerprint = ""
     files: dict[str, str] = {}
     if root is not None:
@@ -434,7 +440,7 @@ def unreadable_files(run: _Run) -> dict[str, list[str]]:
 
 def _read_bytes(run: _Run, path: Path, file: str) -> bytes | None:
     """A content file's bytes, read once: what is parsed and what the fingerprint covers."""
-    raw, problem = read_bytes(path, file)
+    raw, problem = (run.replaced[path], None) if path in run.replaced else read_bytes(path, file)
     if problem is not None:
         run.diags.append(problem)
         return None
@@ -666,11 +672,14 @@ def _parse_program(run: _Run, draft: _Draft, text: str, refs, names,
     parsed = parse_effect_recovering(text, draft.loc.origin(("effect",)))
     run.diags += parsed.diags
     counters = _counters(run, draft)
+    params = _params(run, draft, counters)
     draft.checked, found = check_effect(parsed, draft.kind, refs, draft.file, card_names=names,
-                                        unreadable=unreadable, counters=counters)
+                                        unreadable=unreadable, counters=counters, params=params)
     run.diags += found
     if not parsed.diags and not any(d.severity == "error" for d in found):
         _bots_cannot_read(run, draft, parsed.program)
+    if draft.checked is not None:
+        _unread_params(run, draft, params, draft.checked)
     return parsed.program if not parsed.diags else None
 
 
@@ -709,6 +718,37 @@ def _counters(run: _Run, draft: _Draft) -> list[str]:
     return names
 
 
+def _params(run: _Run, draft: _Draft, counters: Sequence[str]) -> dict[str, int]:
+    """The numbers a card names (`params:`), read by its effect as constants; a name the language already
+    uses, or one of the card's counters, is an error (RK246)."""
+    given = draft.data.get("params")
+    if not isinstance(given, dict):
+        return {}
+    params = {}
+    for name, value in given.items():
+        why = (RESERVED.get(name) or ("a card's value inside `count(played where …)`" if name in registry.CARD_VALUES
+                                      else "also a number this card keeps (`counters:`)" if name in counters else None))
+        if why is not None:
+            span = draft.loc.key_span(("params", name))
+            run.report("RK246", f"'{name}' cannot name a parameter: it is {why}", draft.file,
+                       span.line if span else draft.line, span.col if span else 0,
+                       hint="choose another name, such as 'gain' or 'amount'", end=_end(span))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            params[name] = value
+    return params
+
+
+def _unread_params(run: _Run, draft: _Draft, params: Mapping[str, int], checked: Checked) -> None:
+    """RK247: a parameter the effect never reads (a misspelt name, or one left over from an older effect)."""
+    read = {node.name for node, meaning in checked.meaning.items() if meaning == "param"}
+    for name in params:
+        if name not in read:
+            span = draft.loc.key_span(("params", name))
+            run.report("RK247", f"the effect never reads the parameter '{name}', so changing it changes nothing",
+                       draft.file, span.line if span else draft.line, span.col if span else 0,
+                       hint=f"use `{name}` in the effect, or remove it from `params:`", end=_end(span))
+
+
 # ---- rules and cards ------------------------------------------------------------------------------
 
 def _rules(run: _Run, refs, names, unreadable) -> tuple[dict[str, Any], dict[str, ast.Expr]]:
@@ -744,6 +784,7 @@ def _card(d: _Draft) -> Card:
         score=int(data.get("score", 0)),
         duration=data.get("duration", "lasting"),
         counters=tuple((str(k), int(v)) for k, v in (data.get("counters") or {}).items()),
+        params=tuple((str(k), int(v)) for k, v in (data.get("params") or {}).items()),
         checked=_checked(d),
         switchable=bool(data.get("switchable", False)),
         file=d.file, line=d.line,

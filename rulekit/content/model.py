@@ -27,6 +27,7 @@ class Card:
     score: int = 0                  # policies: endgame points
     duration: str | int = "lasting"     # lasting | round | a number of rounds
     counters: tuple[tuple[str, int], ...] = ()   # numbers kept on the card while it is in play: (name, start)
+    params: tuple[tuple[str, int], ...] = ()     # numbers the card names, read by its effect as constants (`params:`)
     # The effect and `when:` as the checker passed them (language.checker.Checked): what the compiler takes.
     checked: Any = field(default=None, compare=False, repr=False)
     switchable: bool = False

@@ -258,6 +258,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             return var
         if meaning == "counter":
             return f"rt.counter(E, O, {e.name!r})"
+        if meaning == "param":      # a number the card names (`params:`): compiled in as a constant
+            return f"({dict(self.card.params)[e.name]})"
         if meaning == "track":
             return f"rt.track({s}, {e.name!r})"
         if meaning == "count":

@@ -27,14 +27,15 @@ def _at_line(err: BaseException, line: int) -> EffectError:
 class Walk(Visitor, walks=("statements", "expressions")):
     """One run of a handler (or one expression) by walking its tree; `env` holds let/choose/as names."""
 
-    __slots__ = ("rt", "f", "entry", "owner", "env", "subjects", "card_values", "counter_names")
+    __slots__ = ("rt", "f", "entry", "owner", "env", "subjects", "card_values", "counter_names", "params")
 
-    def __init__(self, rt, f, entry, owner, counter_names=frozenset()):
+    def __init__(self, rt, f, entry, owner, counter_names=frozenset(), params=None):
         self.rt = rt
         self.f = f
         self.entry = entry
         self.owner = owner
         self.counter_names = counter_names  # the numbers kept on this card (`counters:`)
+        self.params = params or {}          # the numbers this card names (`params:`), constants
         self.env: dict[str, object] = {}
         self.subjects: list = []            # the subject of each player block we are in
         self.card_values = None             # the card `count(played where …)` is reading
@@ -184,6 +185,8 @@ class Walk(Visitor, walks=("statements", "expressions")):
             return self.env[name]
         if self.card_values is not None and name in self.card_values:
             return self.card_values[name]
+        if name in self.params:
+            return self.params[name]
         if name in self.counter_names:
             return rt.counter(self.entry, self.owner, name)
         if name in registry.SETTABLE:
@@ -257,13 +260,17 @@ def _counters(card) -> frozenset[str]:
     return frozenset(name for name, _ in getattr(card, "counters", ()))
 
 
+def _params(card) -> dict[str, int]:
+    return dict(getattr(card, "params", ()))
+
+
 def handler(body, card, line: int):
     """A handler as a function of (rt, f), like a generated one; `line` is the handler's own (`on play:`)."""
-    names = _counters(card)
+    names, params = _counters(card), _params(card)
 
     def run(rt, f):
         try:
-            Walk(rt, f, f.entry, f.owner, names).players(body, f.owner)
+            Walk(rt, f, f.entry, f.owner, names, params).players(body, f.owner)
         except EffectError as err:
             raise _at_line(err, line) from None
 
@@ -272,10 +279,10 @@ def handler(body, card, line: int):
 
 def later(body, card, line: int):
     """An `after` block as a function of (rt, f, values), like a generated one; `line` is the `after` line."""
-    names = _counters(card)
+    names, params = _counters(card), _params(card)
 
     def run(rt, f, values):
-        walk = Walk(rt, f, f.entry, f.owner, names)
+        walk = Walk(rt, f, f.entry, f.owner, names, params)
         walk.env.update((k, v) for k, v in values.items() if k != "S")
         try:
             walk.players(body, values["S"])
@@ -288,11 +295,11 @@ def later(body, card, line: int):
 def expression(expr, card=None, line: int = 0):
     """A modifier's amount or a condition as a function of (rt, seat, entry), like a generated one; `line`
     is the line a failure names (0: the caller names it)."""
-    names = _counters(card)
+    names, params = _counters(card), _params(card)
 
     def run(rt, seat, entry):
         try:
-            return Walk(rt, None, entry, seat, names).expr(expr, seat)
+            return Walk(rt, None, entry, seat, names, params).expr(expr, seat)
         except FAILURES as err:
             if not line:
                 raise

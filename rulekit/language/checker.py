@@ -86,6 +86,9 @@ CODES: dict[str, tuple[str, str]] = {
     "RK242": ("error", "a number kept on a card (`counters:`) used where it cannot be"),
     "RK243": ("error", "something `take` or `give` cannot move, or a misspelt `cards`/`rounds`"),
     "RK244": ("info", "a card the bots cannot value from its text"),
+    "RK245": ("error", "a card's parameter (`params:`) changed by its effect"),
+    "RK246": ("error", "a card's parameter (`params:`) named like a word the language uses, or like a counter"),
+    "RK247": ("warning", "a card's parameter (`params:`) its effect never reads"),
     # whole content folder (loader)
     "RK301": ("error", "duplicate card id"),
     "RK302": ("error", "duplicate card name within a kind"),
@@ -331,8 +334,8 @@ class Checked:
     """What the checker hands on: an effect (or a condition) that passed, with what the checker found.
 
     `meaning` says what every name and every `NAME += …` resolved to — `local` (let/choose/as),
-    `counter` (a number the card keeps), `track`, `count`, `value`, `card` (inside
-    count(played …)) — and `reads` what the text reads of the game: `board`, `tracks`, `hand`,
+    `counter` (a number the card keeps), `param` (a number the card names, `params:`: a constant),
+    `track`, `count`, `value`, `card` (inside count(played …)) — and `reads` what the text reads of the game: `board`, `tracks`, `hand`,
     `stage`, `cards`, `events`, `round`, `players`, `counters`. The compiler takes nothing else.
     """
 
@@ -359,9 +362,11 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
 
     def __init__(self, kind: str, file: str, refs: RefExists | None,
                  names: Mapping[str, Sequence[str]] | None, assumed: Collection[str] = (),
-                 unreadable: Mapping[str, Sequence[str]] | None = None, counters: Collection[str] = ()):
+                 unreadable: Mapping[str, Sequence[str]] | None = None, counters: Collection[str] = (),
+                 params: Mapping[str, int] | None = None):
         self.kind = kind
         self.counters = frozenset(counters)      # the numbers this card keeps (`counters:`)
+        self.params = dict(params or {})         # the numbers this card names (`params:`): read-only constants
         self.players = 0                         # player blocks we are in (`take`/`give` need one)
         self.in_after = False                    # inside `after N rounds:` (no `it`, no `prevent`)
         self.card_values = False                 # inside `count(played where …)`: `stage`, `price` readable
@@ -383,7 +388,8 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
     # -- ranges --------------------------------------------------------------------
     def range(self, e: ast.Expr) -> Range:
         """The values e can take here (RK233 where numbers alone compute past the limit)."""
-        names = {name: b.range for scope in self.scopes for name, b in scope.items()}
+        names = {name: (v, v) for name, v in self.params.items()}
+        names.update((name, b.range) for scope in self.scopes for name, b in scope.items())
         return _Ranges(names, self.overflow).of(e)
 
     def const(self, e: ast.Expr) -> int | None:
@@ -632,6 +638,14 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             self.number(s.expr, f"the value of `{s.track} {s.op}`")
             new = s.expr if s.op == "=" else ast.BinOp(s.pos, s.op[0], ast.Name(s.track_pos, s.track), s.expr)
             self.set_values({s.track: self.range(new) if binding.type == NUM else _ANY})
+            return
+        if s.track in self.params:
+            self.meaning[s] = "param"
+            self.report("RK245", s.track_pos, f"'{s.track}' is a parameter of this card (`params:`): the effect "
+                                              "reads it, but cannot change it",
+                        hint=f"copy it into a name of the effect's own (`let n = {s.track}`), or make it a number "
+                             f"the card keeps and changes: `counters: {{{s.track}: {self.params[s.track]}}}`")
+            self.number(s.expr, f"the value of `{s.track} {s.op}`")
             return
         if s.track in self.counters and s.track not in registry.SETTABLE:
             self.meaning[s] = "counter"
@@ -1006,6 +1020,10 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             self.report("RK228", pos, f"'{name}' is already a number this card keeps (`counters:`)",
                         hint="change it with `" + name + " += …`, or use another name")
             return
+        if name in self.params:
+            self.report("RK228", pos, f"'{name}' is already a parameter of this card (`params:`)",
+                        hint=f"read `{name}` as it is, or use another name")
+            return
         first = self.lookup(name)
         if first is not None and first.pos != ast.NOPOS:
             self.report("RK228", pos, f"'{name}' is already defined by `{first.kind}` on line {first.pos.line}",
@@ -1139,6 +1157,8 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             self.report("RK240", e.pos, f"'{e.name}' is a card's {e.name}, read only inside "
                                         "`count(played where …)`", hint=f"write `count(played where {e.name} == 2)`")
             return "card", NUM
+        if e.name in self.params:
+            return "param", NUM
         if e.name in self.counters and e.name not in registry.SETTABLE:
             return "counter", NUM
         return self.game_name(e)
@@ -1164,11 +1184,12 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
             self.report("RK211", e.pos, f"'{e.name}' is a quantity the game computes; an expression cannot read it")
             return
         table: dict[str, object] = {**registry.SETTABLE, **registry.COUNTS, **registry.VALUES}
-        for scope in self.scopes:
-            table.update({n: registry.Word(n, "", "") for n in scope})
+        for names in (*self.scopes, self.params):
+            table.update({n: registry.Word(n, "", "") for n in names})
         msg, _ = unknown_word(e.name, table, "name")
         self.report("RK211", e.pos, msg, hint="a name is a track, a board count, round, players, hand, uses, "
-                                              "or a name made earlier by let, choose or as")
+                                              "a name made earlier by let, choose or as, or a number the card "
+                                              "names in `params:`")
 
     def e_Call(self, e: ast.Call) -> str | None:
         if e.func in _READS_OF:
@@ -1253,13 +1274,14 @@ class _Checker(Visitor, walks=("statements", "expressions", "declarations")):
 def check_program(program: ast.Program, kind: str, card_ref_exists: RefExists | None, file: str, *,
                   card_names: Mapping[str, Sequence[str]] | None = None,
                   unreadable: Mapping[str, Sequence[str]] | None = None,
-                  counters: Collection[str] = ()) -> list[Diagnostic]:
+                  counters: Collection[str] = (), params: Mapping[str, int] | None = None) -> list[Diagnostic]:
     """Every problem of meaning in one card's effect (kind: advisor, policy, event or combo).
 
     card_names (kind -> ids and names) only feeds did-you-mean for card references; unreadable
     (kind, or '' for any -> files) names the files a missing card may be in.
     """
-    checker = _Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable, counters=counters)
+    checker = _Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable, counters=counters,
+                       params=params)
     checker.program(program)
     return sorted(checker.diags, key=Diagnostic.sort_key)
 
@@ -1270,12 +1292,14 @@ def checked(checker: _Checker, program: ast.Program | None, condition: ast.Expr 
 
 def check_effect(parsed: Parsed, kind: str, card_ref_exists: RefExists | None, file: str, *,
                  card_names: Mapping[str, Sequence[str]] | None = None,
-                 unreadable: Mapping[str, Sequence[str]] | None = None,
-                 counters: Collection[str] = ()) -> tuple[Checked | None, list[Diagnostic]]:
-    """An effect checked: the Checked program when it has no error (and parsed whole), and every diagnostic."""
+                 unreadable: Mapping[str, Sequence[str]] | None = None, counters: Collection[str] = (),
+                 params: Mapping[str, int] | None = None) -> tuple[Checked | None, list[Diagnostic]]:
+    """An effect checked: the Checked program when it has no error (and parsed whole), and every diagnostic.
+
+    `params` are the numbers the card names (`params:`), read by the effect as constants."""
     if parsed.program is None:
         return None, []
-    checker = _Checker(kind, file, card_ref_exists, card_names, parsed.lost_words, unreadable, counters)
+    checker = _Checker(kind, file, card_ref_exists, card_names, parsed.lost_words, unreadable, counters, params)
     if parsed.complete:
         checker.program(parsed.program)
     else:

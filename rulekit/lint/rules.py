@@ -1786,6 +1786,76 @@ RULES: dict[str, Rule] = _rules(
               money += n
         """, id="evacuation", name="疏散", stage=1, price=2),
     ),
+    _rule(
+        "RK245", "param-changed",
+        """
+        Finds an effect that changes a parameter of its card (a name under `params:`) with
+        `=`, `+=` or `-=`.
+        """,
+        """
+        A parameter is a number the designer sets once, beside the effect, so that it can be
+        read at a glance and tuned (`rulekit tune CARD --field params.NAME`) without touching the
+        effect. An effect that changed it would make the number beside the effect untrue.
+        """,
+        _policy("""
+            on play:
+              money += gain
+              gain += 1
+        """, extra="\n  params: {gain: 2}"),
+        """
+        Read the parameter into a name of the effect's own (`let n = gain`) and change that; or, for
+        a number the card keeps and changes while in play, use `counters:` instead.
+        """,
+        _policy("""
+            on play:
+              let n = gain + 1
+              money += n
+        """, extra="\n  params: {gain: 2}"),
+    ),
+    _rule(
+        "RK246", "param-name",
+        """
+        Finds a parameter (`params:`) under a name the language already uses — a track, a board
+        count, a keyword, `stage` or `price` — or under the name of one of the card's counters.
+        """,
+        """
+        `money += gain` must mean the card's own number. A parameter named `money` or `dead` would
+        hide the track or the count, and one named like a counter would leave it unclear which of
+        the two the effect reads.
+        """,
+        _policy("""
+            on play:
+              score += 1
+        """, extra="\n  params: {score: 2}"),
+        """
+        Give the parameter a name of its own, and read it in the effect.
+        """,
+        _policy("""
+            on play:
+              score += bonus
+        """, extra="\n  params: {bonus: 2}"),
+    ),
+    _rule(
+        "RK247", "param-unread",
+        """
+        Finds a parameter (`params:`) that the card's effect never reads.
+        """,
+        """
+        Changing it — by hand or with `rulekit tune` — would change nothing, which is nearly always
+        a misspelt name or a number left over from an older effect.
+        """,
+        _policy("""
+            on play:
+              money += 2
+        """, extra="\n  params: {gain: 2}"),
+        """
+        Read the parameter where the number belongs, or remove it from `params:`.
+        """,
+        _policy("""
+            on play:
+              money += gain
+        """, extra="\n  params: {gain: 2}"),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _rule(
         "RK301", "duplicate-id",

@@ -205,9 +205,9 @@ def play_unit(content, batch: Batch, index: int, seed: int) -> GameResult | Meas
         return Measured(play_one(content, seed, batch.agents, batch.players), ())
 
 
-def play_chunk(content, batch: Batch, chunk) -> list[tuple[int, GameResult | Measured]]:
+def play_chunk(content, batch: Batch, chunk, play: Callable = play_unit) -> list[tuple[int, GameResult | Measured]]:
     """Play a chunk of (index, seed) games: what a dask worker runs."""
-    return [(i, play_unit(content, batch, i, seed)) for i, seed in chunk]
+    return [(i, play(content, batch, i, seed)) for i, seed in chunk]
 
 
 def chunks(todo: Iterable[tuple[int, int]], total: int, jobs: int) -> Iterator[list[tuple[int, int]]]:
@@ -236,10 +236,11 @@ class LocalWorkers:
 
     Only the parent writes games.sqlite, one game as it arrives, so a killed run loses only the games not
     yet finished. The workers are all started here, before the caller starts anything else (such as the
-    progress display's thread), so a fork never copies a running thread.
+    progress display's thread), so a fork never copies a running thread. `play` is what a worker runs for
+    one game (play_unit; `rulekit tune` plays its candidates with its own).
     """
 
-    def __init__(self, content, batch: Batch, jobs: int):
+    def __init__(self, content, batch: Batch, jobs: int, play: Callable = play_unit):
         ctx = multiprocessing.get_context(start_method())
         self.batch = batch
         self.workers: list[tuple[BaseProcess, Connection]] = []
@@ -249,7 +250,7 @@ class LocalWorkers:
                 # A forked worker inherits the parent's ends of every pipe made so far; it closes them, so
                 # that when the parent dies (even by kill -9) its own pipe reports the end and it exits.
                 inherited = [conn for _, conn in self.workers] + [mine] if ctx.get_start_method() == "fork" else []
-                proc = ctx.Process(target=_serve, args=(theirs, inherited, content, batch),
+                proc = ctx.Process(target=_serve, args=(theirs, inherited, content, batch, play),
                                    daemon=True)
                 proc.start()
                 theirs.close()
@@ -301,7 +302,7 @@ class LocalWorkers:
             proc.join()
 
 
-def _serve(conn: Connection, inherited: list[Connection], content, batch: Batch) -> None:
+def _serve(conn: Connection, inherited: list[Connection], content, batch: Batch, play: Callable = play_unit) -> None:
     """A worker: play each (index, seed) received and send (index, result) back, until stopped."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
     for other in inherited:
@@ -309,18 +310,18 @@ def _serve(conn: Connection, inherited: list[Connection], content, batch: Batch)
     while True:
         try:
             index, seed = conn.recv()
-            conn.send((index, play_unit(content, batch, index, seed)))
+            conn.send((index, play(content, batch, index, seed)))
         except (EOFError, OSError):     # the parent is gone, or has closed the pipe
             return
 
 
 @contextmanager
-def local_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: int):
+def local_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: int, play: Callable = play_unit):
     """The games of `todo` as they end: in this process for one job, else from forked workers."""
     if jobs == 1:
-        yield ((i, play_unit(content, batch, i, seed)) for i, seed in todo)
+        yield ((i, play(content, batch, i, seed)) for i, seed in todo)
         return
-    workers = LocalWorkers(content, batch, jobs)
+    workers = LocalWorkers(content, batch, jobs, play)
     try:
         yield workers.play(todo)
     finally:
@@ -328,7 +329,8 @@ def local_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: in
 
 
 @contextmanager
-def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], total: int, jobs: int, scheduler: str | None):
+def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], total: int, jobs: int, scheduler: str | None,
+               play: Callable = play_unit):
     """The games of `todo` (`total` of them) as their chunks end, on the dask cluster at `scheduler` or a local one.
 
     A few chunks per worker are in flight at a time, each next one sent as one ends: a batch of a million
@@ -355,7 +357,7 @@ def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], total: in
         work = chunks(todo, total, n)
 
         def send(chunk):
-            future = client.submit(play_chunk, shared, batch, chunk, pure=False)
+            future = client.submit(play_chunk, shared, batch, chunk, play, pure=False)
             flying.add(future)
             return future
 

@@ -42,10 +42,12 @@ class ValuePlan:
     points: int = 1                     # decision points per card, way and game (at most one per seat)
     cards: tuple[str, ...] = ()         # card ids measured; none named: every policy and advisor
     give: str | None = None             # a policy id: measure it dealt at the start instead
+    ways: tuple[str, ...] = ()          # only these ways (play, bid, keep); none named: every way
 
     def params(self) -> dict:
         """What --resume compares: a batch measured otherwise holds other numbers."""
-        return {"points": self.points, "cards": list(self.cards), "give": self.give}
+        params = {"points": self.points, "cards": list(self.cards), "give": self.give}
+        return {**params, "ways": list(self.ways)} if self.ways else params
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,7 @@ def measured_ids(content, plan: ValuePlan) -> dict[str, frozenset[str]]:
     for kind, ways in WAYS.items():
         ids = frozenset(c.id for c in content.of_kind(kind) if not named or c.id in named)
         for how in ways:
-            out[how] = ids
+            out[how] = ids if not plan.ways or how in plan.ways else frozenset()
     return out
 
 
