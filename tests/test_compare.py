@@ -100,7 +100,7 @@ def test_the_edited_card_is_flagged_its_way_and_nothing_it_cannot_touch(tmp_path
     # The fixture's cards change only money, policy and score: the draws, the advisors kept and the events
     # are the same game for game, and nothing about them may be flagged.
     fixed = [c for c in record["compared"]
-             if c["kind"] in ("advisor", "event") and c["metric"] in ("chosen", "drawn") or c["metric"] == "drawn_by"]
+             if (c["kind"] in ("advisor", "event") and c["metric"] in ("chosen", "drawn")) or c["metric"] == "drawn_by"]
     assert fixed and all(c["difference"] in (0, None) for c in fixed)
     assert not any(k in ("advisor", "event") or m == "drawn_by" for k, _, m in flagged(record))
 

@@ -218,8 +218,8 @@ def policy_utility(p: float, rounds_left: int) -> float:
         return -60.0
     if p >= 0:
         beyond = p - 3
-        return 0.5 * (3 if 3 < p else p) + 0.1 * (beyond if beyond > 0.0 else 0.0)
-    rounds = 5 if 5 < rounds_left else rounds_left
+        return 0.5 * (3 if p > 3 else p) + 0.1 * (beyond if beyond > 0.0 else 0.0)
+    rounds = 5 if rounds_left > 5 else rounds_left
     under = -5 - p
     return p * 0.4 * rounds - 1.5 * (under if under > 0.0 else 0.0) ** 2
 

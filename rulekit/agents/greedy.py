@@ -356,9 +356,7 @@ class GreedyAgent:
         out = []
         for j in back:
             kind, ref = read[j][0], read[j][1]
-            if kind == "play" and self.card(obs, ref)[1].unreadable:
-                out.append(j)
-            elif kind == "execute" and estgen.of(obs.card(ref)).unreadable:
+            if (kind == "play" and self.card(obs, ref)[1].unreadable) or (kind == "execute" and estgen.of(obs.card(ref)).unreadable):
                 out.append(j)
         return tuple(out)
 

@@ -56,7 +56,7 @@ class Located:
     keys: Mapping[Path_, Span] = field(default_factory=dict)
 
     @classmethod
-    def plain(cls, data: Any, file: str = "") -> "Located":
+    def plain(cls, data: Any, file: str = "") -> Located:
         """Data without positions (built in Python rather than read from a file)."""
         return cls(data, file)
 
@@ -82,7 +82,7 @@ class Located:
             return Origin(self.file, span.line, span.col) if span else Origin(self.file)
         return Origin(self.file, info.text_line, info.text_col, info.indent)
 
-    def sub(self, path: Path_) -> "Located":
+    def sub(self, path: Path_) -> Located:
         """The value at path, re-rooted: its own paths start at ()."""
         path = tuple(path)
         data = self.data

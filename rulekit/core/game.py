@@ -59,7 +59,7 @@ EFFECT_STEPS = registry.LIMITS["effect_steps"].value
 class Frame:
     """One run of a handler: its card, owner, tableau entry, `it`, and whether it prevented something."""
 
-    __slots__ = ("card", "owner", "entry", "it", "prevented", "from_other", "skip")
+    __slots__ = ("card", "entry", "from_other", "it", "owner", "prevented", "skip")
 
     def __init__(self, card, owner: int | None, entry: Entry | None = None, it: Any = None,
                  skip: frozenset[int] = frozenset()):
@@ -76,7 +76,7 @@ class Frame:
 class Tables:
     """A seat's cards in play, indexed once per change of its tableau or advisor (not per question)."""
 
-    __slots__ = ("on", "triggers", "modifiers", "shields", "sealed", "skips", "names", "played", "_fired")
+    __slots__ = ("_fired", "modifiers", "names", "on", "played", "sealed", "shields", "skips", "triggers")
 
     def __init__(self, program, seat_state):
         active: list[tuple[Any, Entry | None]] = []      # (compiled card, entry), handler order

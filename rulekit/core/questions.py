@@ -67,7 +67,7 @@ PASS = Action(("pass",))
 class Question:
     """A decision one seat must take: its kind, its options (a sequence, possibly a range), and why."""
 
-    __slots__ = ("kind", "seat", "options", "card", "text")
+    __slots__ = ("card", "kind", "options", "seat", "text")
 
     def __init__(self, kind: Ask, seat: int, options: Sequence, card: str | None = None, text: str = ""):
         self.kind = kind

@@ -21,7 +21,7 @@ _ID = operator.attrgetter("id")
 class Entry:
     """A policy in a tableau: times executed, executed this round, on/off, spent."""
 
-    __slots__ = ("card", "uses", "last_round", "on", "spent", "played_round", "switched_round", "counters")
+    __slots__ = ("card", "counters", "last_round", "on", "played_round", "spent", "switched_round", "uses")
 
     def __init__(self, card, round_: int, uses: int = 1):
         self.card = card
@@ -44,9 +44,27 @@ class Entry:
 class SeatState:
     """One seat: tracks, money, hand, tableau, advisor, unlocked stage, out, and its board's counts."""
 
-    __slots__ = ("seat", "medical", "disease", "policy", "score", "economy", "money", "hand", "tableau",
-                 "advisor", "unlocked", "out", "out_reason", "once_fired", "combos_fired", "played_ids",
-                 "drawn_ids", "counts", "advisor_counters")
+    __slots__ = (
+        "advisor",
+        "advisor_counters",
+        "combos_fired",
+        "counts",
+        "disease",
+        "drawn_ids",
+        "economy",
+        "hand",
+        "medical",
+        "money",
+        "once_fired",
+        "out",
+        "out_reason",
+        "played_ids",
+        "policy",
+        "score",
+        "seat",
+        "tableau",
+        "unlocked",
+    )
 
     def __init__(self, seat: int, start: dict[str, int]):
         self.seat = seat
@@ -99,7 +117,7 @@ class Cursor:
     of the cursor.
     """
 
-    __slots__ = ("phase", "step", "data", "stop")
+    __slots__ = ("data", "phase", "step", "stop")
 
     def __init__(self, phase: str, step: str, data: dict | None = None, stop: str = "game"):
         self.phase = phase
@@ -121,10 +139,36 @@ class Cursor:
 class GameState:
     """Everything that changes during one game; the rules and the compiled cards live elsewhere."""
 
-    __slots__ = ("players", "seed", "rng", "board", "fronts", "seats", "decks", "discards", "event_deck",
-                 "history", "current_event", "last_event", "offers", "advisor_deck", "out_of_game", "round",
-                 "phase", "over", "end_reason", "cursor", "events_drawn", "combos_log", "score_history",
-                 "steps", "questions", "board_version", "scheduled", "round_ended")
+    __slots__ = (
+        "advisor_deck",
+        "board",
+        "board_version",
+        "combos_log",
+        "current_event",
+        "cursor",
+        "decks",
+        "discards",
+        "end_reason",
+        "event_deck",
+        "events_drawn",
+        "fronts",
+        "history",
+        "last_event",
+        "offers",
+        "out_of_game",
+        "over",
+        "phase",
+        "players",
+        "questions",
+        "rng",
+        "round",
+        "round_ended",
+        "scheduled",
+        "score_history",
+        "seats",
+        "seed",
+        "steps",
+    )
 
     def __init__(self, players: int, seed: int, start: dict[str, int]):
         self.players = players

@@ -27,7 +27,7 @@ def _at_line(err: BaseException, line: int) -> EffectError:
 class Walk(Visitor, walks=("statements", "expressions")):
     """One run of a handler (or one expression) by walking its tree; `env` holds let/choose/as names."""
 
-    __slots__ = ("rt", "f", "entry", "owner", "env", "subjects", "card_values", "counter_names", "params")
+    __slots__ = ("card_values", "counter_names", "entry", "env", "f", "owner", "params", "rt", "subjects")
 
     def __init__(self, rt, f, entry, owner, counter_names=frozenset(), params=None):
         self.rt = rt

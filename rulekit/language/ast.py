@@ -47,39 +47,39 @@ class It(Node):
 
 @dataclass(frozen=True)
 class Neg(Node):
-    operand: "Expr"
+    operand: Expr
 
 
 @dataclass(frozen=True)
 class Not(Node):
-    operand: "Expr"
+    operand: Expr
 
 
 @dataclass(frozen=True)
 class BinOp(Node):
     op: str                 # + - * //
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @dataclass(frozen=True)
 class Compare(Node):
     op: str                 # == != < <= > >=
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @dataclass(frozen=True)
 class BoolOp(Node):
     op: str                 # and or
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @dataclass(frozen=True)
 class Call(Node):
     func: str               # min max abs, the predicates, and highest/lowest (the argument read for every player)
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class CountOf(Node):
     """`count(player where COND)`, `count(other player where COND)` or `count(played where COND)`."""
 
     what: str               # 'player' | 'other player' | 'played' (or an unknown word, for the checker)
-    where: "Expr | None"
+    where: Expr | None
     what_pos: Pos
 
 
@@ -119,29 +119,29 @@ class Let(Node):
 
 @dataclass(frozen=True)
 class If(Node):
-    branches: tuple[tuple[Expr, tuple["Stmt", ...]], ...]
-    orelse: tuple["Stmt", ...] | None
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    orelse: tuple[Stmt, ...] | None
 
 
 @dataclass(frozen=True)
 class EachPlayer(Node):
     other: bool
     where: Expr | None
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
 class PlayerWith(Node):
     which: str              # highest lowest most fewest
     expr: Expr
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
     which_pos: Pos
 
 
 @dataclass(frozen=True)
 class Repeat(Node):
     count: Expr
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
@@ -154,13 +154,13 @@ class Choose(Node):
 
 @dataclass(frozen=True)
 class May(Node):
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
 class MayPay(Node):
     amount: Expr
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
@@ -215,7 +215,7 @@ class ChoosePlayer(Node):
 
     other: bool
     where: Expr | None
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
@@ -248,7 +248,7 @@ class MayDiscard(Node):
     them (its choice which) and resolve the block."""
 
     amount: Expr
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
     what_pos: Pos
     verb: str = "discard"   # the checker names any other verb written here
     verb_pos: Pos = NOPOS
@@ -260,7 +260,7 @@ class After(Node):
     """`after N rounds:` — the block runs at the start of the round N rounds from now, for the same subject."""
 
     count: Expr
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
     unit_pos: Pos
     unit: str = "rounds"    # `rounds` or `round`; the checker names any other word
 
@@ -269,7 +269,7 @@ class After(Node):
 class Me(Node):
     """`me:` — the card's owner is the subject of the block again (inside another player's block)."""
 
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
 
 
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay

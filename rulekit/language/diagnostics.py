@@ -22,7 +22,7 @@ class Diagnostic:
     end_col: int = 0
     hint: str | None = None
 
-    def at(self, file: str) -> "Diagnostic":
+    def at(self, file: str) -> Diagnostic:
         return replace(self, file=file)
 
     def sort_key(self):

@@ -46,7 +46,7 @@ class Origin:
         extra = self.indent if self.indent is not None else self.col - 1
         return self.line + line - 1, extra + col
 
-    def below(self, line: int) -> "Origin":
+    def below(self, line: int) -> Origin:
         """The origin of text that starts at the first column of this text's `line`."""
         if line <= 1:
             return self

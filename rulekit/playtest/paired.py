@@ -49,7 +49,7 @@ class Mean:
 class Paired:
     """R = Σa / Σb on each side, over games paired by index; the difference R_new − R_base."""
 
-    __slots__ = ("n", "used", "s")
+    __slots__ = ("n", "s", "used")
 
     def __init__(self) -> None:
         self.n = 0              # pairs added
@@ -98,7 +98,7 @@ class Paired:
 class Clustered:
     """R = Σa / Σb over games, one side: the mean of measures taken b times in a game, summing to a."""
 
-    __slots__ = ("n", "used", "a", "b", "aa", "ab", "bb")
+    __slots__ = ("a", "aa", "ab", "b", "bb", "n", "used")
 
     def __init__(self) -> None:
         self.n = self.used = 0

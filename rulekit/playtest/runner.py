@@ -185,7 +185,7 @@ def play_one(content, seed: int, agents: tuple[str, ...], players: int) -> GameR
     """One game; a failure outside the effects (an agent's or the engine's) is recorded like an effect error."""
     try:
         return run_game(content, seed, list(agents), players=players)
-    except Exception as err:  # noqa: BLE001 — one broken game must not stop the batch
+    except Exception as err:
         n = players
         return GameResult(seed=seed, players=n, agents=tuple(agents), advisors=(None,) * n, winners=(),
                           scores=(0,) * n, alive=(0,) * n, rounds=0, end_reason="error", out=(False,) * n,
@@ -201,7 +201,7 @@ def play_unit(content, batch: Batch, index: int, seed: int) -> GameResult | Meas
 
     try:
         return measure_game(content, batch.agents, batch.players, batch.value, index, seed)
-    except Exception:  # noqa: BLE001 — recorded as play_one records it, with no points
+    except Exception:
         return Measured(play_one(content, seed, batch.agents, batch.players), ())
 
 

@@ -174,7 +174,7 @@ def _branch(game, q: Question, how: str, card: str, k: int) -> Point:
         alt.answer(ka)
         with_card.run()
         alt.run()
-    except Exception as err:  # noqa: BLE001 — a failing copy leaves out its point, not the game
+    except Exception as err:
         return Point(card, how, seat, game.state.round, 0, 0, False, False, f"{type(err).__name__}: {err}")
     return Point(card, how, seat, game.state.round, with_card.state.seats[seat].score,
                  alt.state.seats[seat].score, seat in with_card.winners(), seat in alt.winners())
@@ -197,7 +197,7 @@ def _give(content, agents: Sequence[str], players: int, ref: str, index: int, se
         given.take_from_deck(card)
         given.to_hand(seat, card, "given")
         given.run()
-    except Exception as err:  # noqa: BLE001 — a failing copy leaves out its pair, not the game
+    except Exception as err:
         point = Point(card.id, "give", seat, 0, 0, result.scores[seat], False, seat in result.winners,
                       f"{type(err).__name__}: {err}")
     else:
@@ -209,7 +209,7 @@ def _give(content, agents: Sequence[str], players: int, ref: str, index: int, se
 class Omitted(Sequence):
     """A menu without one of its options (read lazily, as the core's action menu is)."""
 
-    __slots__ = ("options", "k")
+    __slots__ = ("k", "options")
 
     def __init__(self, options: Sequence, k: int):
         self.options, self.k = options, k

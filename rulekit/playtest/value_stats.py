@@ -94,7 +94,7 @@ def _effect(e: Effect) -> dict:
 class _Way:
     """The running sums of one card measured one way."""
 
-    __slots__ = ("score", "win", "sums", "games", "errors")
+    __slots__ = ("errors", "games", "score", "sums", "win")
     measure: type = Clustered
 
     def __init__(self) -> None:

@@ -47,7 +47,7 @@ class Failure:
         return f"{where}: {code}{self.message}{hint}"
 
     @classmethod
-    def of(cls, d: Diagnostic) -> "Failure":
+    def of(cls, d: Diagnostic) -> Failure:
         return cls(d.file, d.line, d.col, d.message, d.code, d.hint)
 
 
@@ -103,7 +103,7 @@ def run_file(path: str | Path, shown: str | None = None, source: ContentSource |
                       malformed=True)
     try:
         scenario, name, problems = read_scenario(path, file, source)
-    except Exception as err:  # noqa: BLE001 — a reader bug is reported for this file, not as a traceback
+    except Exception as err:
         return Result(file, "", [Failure(file, 0, 0, "rulekit could not read this scenario (a bug of rulekit): "
                                                      f"{_error_text(err)}")], malformed=True)
     if scenario is None:
@@ -122,7 +122,7 @@ def run_scenario(scenario: Scenario, *, verbose: bool = False) -> Result:
                         combos=scenario.combos, log=log, verbose=verbose,
                         unlock=(scenario.unlock, scenario.unlock_files))
         set_table(game, table_of(scenario))
-    except Exception as err:  # noqa: BLE001 — one broken table must not stop the other scenarios
+    except Exception as err:
         result.failures.append(Failure(scenario.file, 1, 1, f"the table cannot be set up: {_error_text(err)}"))
         return result
     if trace is not None:
@@ -210,7 +210,7 @@ def run_steps(game: Game, sc: Scenario, result: Result, trace: Trace | None) -> 
             span = sc.choices_span or err.answer.span
             result.failures.append(Failure(sc.file, span.line, span.col, f"during step {k} ({step.label}), {err}"))
             return False
-        except Exception as err:  # noqa: BLE001 — an engine bug is reported at the step, not as a traceback
+        except Exception as err:
             result.failures.append(_at(sc, step, f"step {k} ({step.label}) stopped rulekit with an internal error "
                                                  f"(a bug of rulekit, not of the scenario): {_error_text(err)}"))
             return False

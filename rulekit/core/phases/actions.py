@@ -18,7 +18,7 @@ class Menu(Sequence):
     relocate (each resident × each empty cell, reading order), play (each card name in hand once),
     execute again, switch."""
 
-    __slots__ = ("dead", "residents", "empties", "rest", "n", "length")
+    __slots__ = ("dead", "empties", "length", "n", "residents", "rest")
 
     def __init__(self, g, seat: int):
         p = g.state.seats[seat]
