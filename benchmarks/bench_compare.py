@@ -44,7 +44,8 @@ def variances(c: dict, games: int):
     from rulekit.playtest.paired import t_quantile
 
     t = t_quantile(0.975, games - 1)
-    se = lambda ci: (ci[1] - ci[0]) / (2 * t)
+    def se(ci):
+        return (ci[1] - ci[0]) / (2 * t)
     return se(c["ci95"]) ** 2, se(c["base_ci95"]) ** 2 + se(c["new_ci95"]) ** 2
 
 

@@ -22,7 +22,8 @@ from rulekit.play import log_lines, play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENTS = {"shipped": ROOT / "content", "fixture": ROOT / "tests" / "fixtures" / "deck"}
-MIXES = ["random", "greedy", "default", "greedy,random", "random,greedy,default", "default,greedy", "greedy,default,random,greedy"]
+MIXES = ["random", "greedy", "default", "greedy,random",
+         "random,greedy,default", "default,greedy", "greedy,default,random,greedy"]
 SEEDS = range(10)
 
 
@@ -46,10 +47,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", choices=["write", "check"])
     ap.add_argument("folder", type=Path)
+    ap.add_argument("--limit", type=int, default=None, help="only the first N games (a quick check)")
     a = ap.parse_args()
     a.folder.mkdir(parents=True, exist_ok=True)
     same = differ = 0
-    for name, content, seed, agents, players in games():
+    for k, (name, content, seed, agents, players) in enumerate(games()):
+        if a.limit is not None and k >= a.limit:
+            break
         lines = body(content, seed, agents, players)
         path = a.folder / name
         if a.what == "write":
@@ -61,7 +65,7 @@ def main() -> None:
             same += 1
             continue
         differ += 1
-        at = next((i for i, (x, y) in enumerate(zip(old, lines)) if x != y), min(len(old), len(lines)))
+        at = next((i for i, (x, y) in enumerate(zip(old, lines, strict=False)) if x != y), min(len(old), len(lines)))
         print(f"{name}: differs at record {at + 1}:\n  before {old[at] if at < len(old) else '(end)'}\n"
               f"  after  {lines[at] if at < len(lines) else '(end)'}")
     if a.what == "write":

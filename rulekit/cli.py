@@ -116,10 +116,10 @@ def replay(log_file, content_dir):
             played = P.replay_game(content, log)
     except P.BadLog as err:
         echo(str(err), err=True)
-        raise SystemExit(1)
+        raise SystemExit(1) from None
     except P.NotReproduced as err:
         echo(f"{log_file}:{err.line}: the game does not reproduce: {err}{P.code_note(head)}", err=True)
-        raise SystemExit(1)
+        raise SystemExit(1) from None
     decisions = sum(1 for r in played.log if r["e"] == "ask")
     echo(f"{log_file}: reproduced exactly ({len(played.log)} lines, {decisions} decisions, "
          f"final scores {[p.score for p in played.game.state.seats]}).{P.code_note(head)}")

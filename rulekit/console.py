@@ -21,7 +21,7 @@ class _BilingualHelpOption:
     """-h/--help says what it does in both languages (click's own text is English only)."""
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
-        option = super().get_help_option(ctx)
+        option = super().get_help_option(ctx)  # type: ignore[misc]  # a mixin before click.Command
         if option is not None:
             option.help = HELP_OPTION
         return option
@@ -110,7 +110,7 @@ def load_or_exit(content_dir, include_tbd: bool = False, only_designed: bool = F
             echo(concise(d), err=True)
         echo(f"The content in {content_dir} has {len(errors)} error(s); "
              f"`rulekit lint {content_dir}` explains each.", err=True)
-        raise SystemExit(1)
+        raise SystemExit(1) from None
 
 
 def agents_or_usage_error(value: str, players: int) -> list[str]:

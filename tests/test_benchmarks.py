@@ -21,6 +21,7 @@ RUNS = {
     "bench_lint.py": ["--cards", "40", "--repeat", "1", *DECK],
     "bench_playtest.py": ["--games", "12", "--small", "6", "--agent", "random", *DECK],
     "ceiling.py": ["--games", "5"],
+    "replay_logs.py": ["write", "logs", "--limit", "3"],
     "bench_value.py": ["--games", "3", "--card", "five", "--content", str(BENCH.parent / "tests" / "fixtures" / "value")],
     "free_cards.py": ["--games", "2", "--content", str(Path(__file__).resolve().parent / "fixtures" / "probes")],
     "bench_tune.py": ["--card", "长青", "--budget", "30", "--reference-games", "5", "--players", "2",
@@ -39,3 +40,18 @@ def test_benchmark_runs_and_prints_figures(name, tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     assert "Traceback" not in out.stderr
     assert any(ch.isdigit() for ch in out.stdout), out.stdout
+
+
+def test_replay_logs_finds_the_same_games_the_same_and_a_changed_log_different(tmp_path):
+    """The yardstick of 'behaviour unchanged' must itself see a difference: one edited record is reported."""
+    run = [sys.executable, str(BENCH / "replay_logs.py")]
+    subprocess.run([*run, "write", "logs", "--limit", "2"], cwd=tmp_path, check=True, capture_output=True, timeout=120)
+    same = subprocess.run([*run, "check", "logs", "--limit", "2"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert "2 of 2 logged games played to the same bytes" in same.stdout
+    first = sorted((tmp_path / "logs").glob("*.jsonl"))[0]
+    lines = first.read_text(encoding="utf-8").splitlines()
+    lines[5] = lines[5].replace('"round": ', '"round": 9', 1) if '"round": ' in lines[5] else lines[5] + " "
+    first.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    changed = subprocess.run([*run, "check", "logs", "--limit", "2"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert "1 of 2 logged games played to the same bytes; 1 differ" in changed.stdout
+    assert f"{first.name}: differs at record 6" in changed.stdout

@@ -507,7 +507,7 @@ def test_lowering_policy_past_its_floor_overthrows_and_is_left_alone():
 def test_a_walker_that_forgets_a_node_type_is_refused_when_it_is_made():
     from rulekit.language.visitor import Visitor
 
-    with pytest.raises(TypeError, match="has no method for: .*s_Prevent"):
+    with pytest.raises(TypeError, match=r"has no method for: .*s_Prevent"):
         class Forgetful(Visitor, walks=("statements",)):
             locals().update({f"s_{t.__name__}": lambda self, s: None
                              for t in __import__("rulekit.language.visitor", fromlist=["STATEMENTS"]).STATEMENTS

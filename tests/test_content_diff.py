@@ -70,7 +70,8 @@ def test_lines_added_and_removed_are_told_apart(base, tmp_path):
 
 def test_new_and_removed_cards_are_named_with_where_the_new_one_is(base, tmp_path):
     new = edited(tmp_path, ("policies/later.yaml", "- {id: tower", NEW_CARD.strip() + "\n- {id: tower"),
-                 ("policies/later.yaml", "- {id: palace, name: 宫殿, stage: 3, price: 8, copies: 2, effect: \"on play:\\n  score += 5\\n\"}\n", ""))
+                 ("policies/later.yaml",
+                  "- {id: palace, name: 宫殿, stage: 3, price: 8, copies: 2, effect: \"on play:\\n  score += 5\\n\"}\n", ""))
     assert words(diff(base, new)) == ["new policy card 地雷 (landmine) (policies/later.yaml:2)",
                                       "removed policy card 宫殿 (palace) (or no longer in the decks, as when marked tbd)"]
 

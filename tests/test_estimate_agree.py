@@ -106,7 +106,7 @@ def outcome(fn, *args):
 
 def agree(name: str, a, b, where: str) -> None:
     if isinstance(a, list) and isinstance(b, list):
-        assert len(a) == len(b) and all(same(x, y) for x, y in zip(a, b)), f"{where}: {name} {a} != {b}"
+        assert len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=False)), f"{where}: {name} {a} != {b}"
     else:
         assert same(a, b), f"{where}: {name} {a!r} != {b!r}"
 

@@ -61,9 +61,13 @@ def lint_file(folder: Path, body: bytes, *args: str) -> list[dict]:
 
 # ---- hypothesis -------------------------------------------------------------------------------------
 
-YAMLISH = st.lists(st.sampled_from(list("- :|>[]{},'\"#&*!%@`\n\t\r 0123456789abcxyz_\\") +
-                                   ["医", "院", "　", "：", "\x00", "\x85", "\u2028", "\ufeff", "id: ", "name: ",
-                                    "effect: |\n", "stage: ", "price: ", "on play:\n", "medical += 1", "\n  "]),
+YAMLISH = st.lists(st.sampled_from([*list("- :|>[]{},'\"#&*!%@`\n\t\r 0123456789abcxyz_\\"), "医", "院", "\u3000", "：", "\x00",
+                                    "\x85", "\u2028", "\ufeff", "id: "
+                                                                "", "name: "
+                                                                    "", "effect: "
+                                                                        "|\n", "stage: "
+                                                                               "", "price: "
+                                                                                   "", "on play:\n", "medical += 1", "\n  "]),
                    max_size=80).map("".join)
 
 

@@ -62,7 +62,7 @@ def test_agrees_on_single_files_kind_folders_and_loose_files(content, tmp_path):
 def test_agrees_on_every_rule_example(tmp_path, code):
     rule = RULES[code]
     root = tmp_path / "content"
-    for rel, body in rule.context + ((rule.path, rule.example),):
+    for rel, body in (*rule.context, (rule.path, rule.example)):
         f = root / rel
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_bytes(textwrap.dedent(body).encode(rule.encoding if body is rule.example else "utf-8"))

@@ -134,7 +134,7 @@ def test_an_empty_file_is_a_warning(tmp_path):
 
 def test_alias_bombs_and_deep_nesting_are_refused(tmp_path):
     bomb = "a: &a [1,1,1,1,1,1,1,1,1]\n" + "".join(
-        f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdef", "bcdefg"))
+        f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdef", "bcdefg", strict=False))
     loc, found = parse_yaml(bomb)
     assert loc is None and found[0].code == "RK017"
     loc, found = parse_yaml("[" * 1000 + "]" * 1000)
@@ -227,7 +227,8 @@ def test_tbd_and_proposed_filtering(tmp_path):
     on play:
       money += 1
 """})
-    ids = lambda c: [x.id for x in c.cards]
+    def ids(c):
+        return [x.id for x in c.cards]
     assert ids(load_content(tmp_path)) == ["hospital_expansion", "idea"]
     assert ids(load_content(tmp_path, only_designed=True)) == ["hospital_expansion"]
     with_tbd = load_content(tmp_path, include_tbd=True)
@@ -363,8 +364,8 @@ def test_unlock_conditions_must_be_true_or_false(tmp_path):
 
 def test_the_default_unlock_conditions_pass(tmp_path):
     write(tmp_path, {"policies/p.yaml": HOSPITAL,
-                     "rules.yaml": "unlock:\n  stage2: \"%s\"\n  stage3: \"%s\"\n"
-                                   % (DEFAULT_RULES["unlock"]["stage2"], DEFAULT_RULES["unlock"]["stage3"])})
+                     "rules.yaml": "unlock:\n  stage2: \"{}\"\n  stage3: \"{}\"\n".format(DEFAULT_RULES["unlock"]["stage2"],
+                                                                                          DEFAULT_RULES["unlock"]["stage3"])})
     assert errors(tmp_path) == []
 
 

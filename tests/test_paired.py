@@ -24,10 +24,10 @@ def test_a_plain_mean_difference_is_the_paired_t_interval():
     base = [rng.gauss(10, 4) for _ in range(200)]
     new = [b + rng.gauss(0.5, 1) for b in base]
     p = Paired()
-    for b, n in zip(base, new):
+    for b, n in zip(base, new, strict=False):
         p.add(b, 1, n, 1)
     e = p.estimate()
-    diffs = [n - b for b, n in zip(base, new)]
+    diffs = [n - b for b, n in zip(base, new, strict=False)]
     mean, se = statistics.fmean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs))
     t = t_quantile(0.975, len(diffs) - 1)
     assert e.difference == pytest.approx(mean)
@@ -76,7 +76,8 @@ def test_pairing_narrows_the_interval_when_the_games_share_their_luck():
         paired.add(shared + rng.gauss(0, 1), 1, shared + 0.3 + rng.gauss(0, 1), 1)
         other = luck[(k * 7 + 3) % len(luck)]
         unpaired.add(shared + rng.gauss(0, 1), 1, other + 0.3 + rng.gauss(0, 1), 1)
-    width = lambda e: e.ci95[1] - e.ci95[0]
+    def width(e):
+        return e.ci95[1] - e.ci95[0]
     assert width(paired.estimate()) * 3 < width(unpaired.estimate())
 
 

@@ -48,7 +48,7 @@ def test_log_replays_exactly(tmp_path):
     assert r.exit_code == 0
     lines = log.read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["e"] == "header"
-    assert any(json.loads(l)["e"] == "ask" for l in lines)
+    assert any(json.loads(line)["e"] == "ask" for line in lines)
     r = run("replay", str(log))
     assert r.exit_code == 0 and "reproduced exactly" in r.output
 
@@ -57,7 +57,7 @@ def test_tampered_log_is_caught(tmp_path):
     log = tmp_path / "game.jsonl"
     run("play", *DECK, "--seed", "5", "--log", str(log))
     lines = log.read_text(encoding="utf-8").splitlines()
-    recs = [json.loads(l) for l in lines]
+    recs = [json.loads(line) for line in lines]
     k = next(i for i, r in enumerate(recs) if r["e"] == "ask" and r["q"] == "strategy")
     recs[k]["q"] = "bid"
     log.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in recs) + "\n", encoding="utf-8")
@@ -76,7 +76,8 @@ def test_command_line_misuse_exits_2(args, words):
 
 
 def test_broken_content_is_reported_not_raised(tmp_path):
-    root = content_with(tmp_path, "- id: broken\n  name: 坏牌\n  stage: 1\n  price: 1\n  effect: |\n    on play:\n      medicl += 1\n")
+    root = content_with(tmp_path,
+                        "- id: broken\n  name: 坏牌\n  stage: 1\n  price: 1\n  effect: |\n    on play:\n      medicl += 1\n")
     r = run("play", "--content", str(root))
     assert r.exit_code == 1
     assert "zz_test.yaml:7:7" in r.output and "medical" in r.output

@@ -55,7 +55,8 @@ def test_the_card_table_shows_price_status_and_copies(content):
 def test_a_fact_of_every_game_is_said_once_under_about_this_game(content):
     every = tuple(e.id for e in content.of_kind("event"))
     s = summary_of(content, [game(i, winner=i % PLAYERS, events=every) for i in range(8)])
-    assert report.about(s) == ["全部 8 局都在第 14 回合因事件牌抽完而结束 / all 8 games ended in round 14, when the events ran out",
+    assert report.about(s) == ["全部 8 局都在第 14 回合因事件牌抽完而结束 / all 8 games ended in round 14, when the events ran "
+                               "out",
                                "每一局都会抽到全部 14 张事件牌 / every game draws all 14 event cards"]
     assert not any("ended by" in n or "events ran out" in n for n in report.notes(s))
     page = text(report.render(s))
@@ -124,11 +125,13 @@ def test_resume_on_changed_content_names_the_changed_files_and_cards(tmp_path):
     root = tmp_path / "content"
     shutil.copytree(CONTENT, root, ignore=shutil.ignore_patterns(".*"))
     out = tmp_path / "out"
-    run = lambda *a: CliRunner().invoke(main, ["playtest", str(root), "--players", "2", "--out", str(out), "--quiet", *a])
+    def run(*a):
+        return CliRunner().invoke(main, ["playtest", str(root), "--players", "2", "--out", str(out), "--quiet", *a])
     assert run("--games", "2").exit_code == 0
     stage1 = root / "policies" / "stage1.yaml"
     stage1.write_text(stage1.read_text(encoding="utf-8").replace("price: [2, 3, 4]", "price: [2, 3, 5]")
-                      + "\n- {id: landmine, name: 地雷, stage: 1, price: 1, copies: 1, effect: \"on play:\\n  score += 1\\n\"}\n", encoding="utf-8")
+                      + "\n- {id: landmine, name: 地雷, stage: 1, price: 1, copies: 1, effect: \"on play:\\n  score += "
+                        "1\\n\"}\n", encoding="utf-8")
     r = run("--games", "4", "--resume")
     assert r.exit_code == 1
     assert "files changed / 文件有改动: policies/stage1.yaml" in r.output

@@ -157,7 +157,7 @@ def test_every_record_is_checked_against_its_shape(tmp_path, logged, change, wor
 def test_an_empty_line_inside_the_log_is_refused(tmp_path, logged):
     log = write(tmp_path, logged)
     lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
-    log.write_text("".join(lines[:5] + ["\n"] + lines[5:]), encoding="utf-8")
+    log.write_text("".join([*lines[:5], "\n", *lines[5:]]), encoding="utf-8")
     refused(run("replay", str(log)), "game.jsonl:6:1:", "empty line")
 
 
@@ -218,7 +218,8 @@ class FullDisk:
 
 def test_a_full_disk_during_play_log_keeps_the_whole_lines_and_says_so(tmp_path, monkeypatch):
     log = tmp_path / "game.jsonl"
-    monkeypatch.setattr(P, "open", lambda path, mode: FullDisk(open(path, mode), 5000), raising=False)
+    monkeypatch.setattr(P, "open", lambda path, mode: FullDisk(open(path, mode), 5000),  # noqa: SIM115
+                        raising=False)
     r = run("play", "--content", str(CONTENT), "--seed", "5", "--players", "2", "--log", str(log))
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert "No space left on device" in r.output and "run the same command again" in r.output

@@ -30,7 +30,8 @@ CLOCK = """
       if score == 10:
         score += 100
 """
-SCANDAL = '- {id: scandal, name: 丑, copies: 3, flavor: policy -1 for all, effect: "on resolve:\\n  each player:\\n    policy -= 1\\n"}\n'
+SCANDAL = ('- {id: scandal, name: 丑, copies: 3, flavor: policy -1 for all, effect: "on resolve:\\n  each player:\\n    policy '
+           '-= 1\\n"}\n')
 
 
 @pytest.fixture(scope="module")

@@ -39,7 +39,8 @@ def evaluator(request):
 def table_game(content, seed: int = 1, tableau=("runaway",), hand=(), agent: str = "default",
                evaluator: str = "compiled") -> Game:
     game = Game.new(content, seed, [make_agent(agent, seed, s) for s in range(4)], evaluator=evaluator)
-    cards = lambda refs: tuple(content.lookup(r) for r in refs)
+    def cards(refs):
+        return tuple(content.lookup(r) for r in refs)
     set_table(game, Table(seats={0: TableSeat(tableau=cards(tableau), hand=cards(hand))}))
     return game
 

@@ -116,7 +116,7 @@ def test_write_changes_that_number_alone_and_the_content_still_loads(tmp_path):
     value = tuned(tmp_path / "out")["advice"]["value"]
     assert value > 0
     after = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    changed = [(a, b) for a, b in zip(before, after, strict=False) if a != b]
     assert len(before) == len(after) and changed == [("  price: 0\n", f"  price: {value}\n")]
     assert load_content(root).lookup("steady").price == (value,)
     assert f"wrote price = {value} (was 0)" in r.output

@@ -147,6 +147,7 @@ def locate(card: Card, field: Field) -> tuple[Spot, bytes]:
     if not _PLAIN_INT.fullmatch(written) or int(written) != value:
         raise EditError(f"{_at(card.file, span)}: {field.label} of {card.label} is written as `{written}`, not as a "
                         f"plain whole number such as {value}: write it so, then run again")
+    assert span is not None     # a plain whole number was found above, so it has a place
     start = starts[span.line - 1] + span.col - 1
     return Spot(card.file, span.line, span.col, start, start + len(written), value), raw
 

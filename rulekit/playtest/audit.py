@@ -40,7 +40,8 @@ class Expected:
     def of(cls, batch: Batch, content, games: int) -> Expected:
         rules = Rules.from_dict(content.rules)
         lo, hi, _ = rules.bound("score")
-        ids = lambda kind: frozenset(c.id for c in content.of_kind(kind))
+        def ids(kind):
+            return frozenset(c.id for c in content.of_kind(kind))
         return cls(batch, games, rules.max_rounds, (lo, hi), ids("advisor"), ids("policy"), ids("event"), ids("combo"))
 
     def problem(self, index: int, r: GameResult) -> str | None:

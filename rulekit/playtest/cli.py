@@ -170,7 +170,9 @@ def _write_outputs(loaded, batch: Batch, out: Path, view: BatchProgress) -> dict
     view.stage("汇总 writing summary.json")
     store = Store(out)
     try:
-        expected = Expected.of(batch, loaded, store.batch()["games"])
+        row = store.batch()
+        assert row is not None          # the batch was stored before its games were played
+        expected = Expected.of(batch, loaded, row["games"])
         summary = stats.summarize(audited(store.results(), expected, store.path), loaded, batch,
                                   loaded.fingerprint)
         if batch.value is not None:

@@ -1,4 +1,5 @@
-"""Two contents on the same seeds, seats and agents: each side's stored batch, games paired by index, every number's paired difference.
+"""Two contents on the same seeds, seats and agents: each side's stored batch, games paired by index, every
+number's paired difference.
 
 Game i of one side and game i of the other have the same seed, so the same deal, tiles and events
 wherever the change lets them be the same (common random numbers); the difference of a number is
@@ -15,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -69,13 +71,13 @@ def play(sides: tuple[Side, Side], results: Path, *, jobs: int = 1, backend: str
         if side.key in done:
             continue
         done.add(side.key)
-        shown = view(role) if view is not None else None
+        shown: Any = view(role) if view is not None else None
         out = side.folder(results)
         try:
             with batch_lock(out):
                 outcomes[role] = run(side.content, side.batch, out, jobs=jobs, backend=backend, scheduler=scheduler,
                                      resume=True, on_start=getattr(shown, "start", None),
-                                     on_game=(lambda i, r, v=shown: v.game(r)) if shown is not None else None)
+                                     on_game=_each_game(shown))
         finally:
             if shown is not None:       # one display at a time: the next side's starts after this one stops
                 shown.stop()
@@ -154,12 +156,14 @@ _MORE_PEOPLE = (("高了", "more"), ("低了", "fewer"))
 METRICS: dict[tuple[str, str], Metric] = {
     ("card", "drawn_by"): Metric("rate", "抽到{name}的玩家比例{dir} {amount}", "{name} is drawn by {amount} {dir} of the players",
                                  *_MORE_PEOPLE, "share of player-games that drew the card at least once"),
-    ("card", "played_by"): Metric("rate", "打出{name}的玩家比例{dir} {amount}", "{name} is played by {amount} {dir} of the players",
+    ("card", "played_by"): Metric("rate", "打出{name}的玩家比例{dir} {amount}",
+                                  "{name} is played by {amount} {dir} of the players",
                                   *_MORE_PEOPLE, "share of player-games that played the card at least once"),
     ("card", "played_when_drawn"): Metric("rate", "{name}抽到后被打出的比例{dir} {amount}",
                                           "{name} is played {amount} {dir} often when drawn", *_MORE,
                                           "share of the player-games that drew the card in which it was played"),
-    ("card", "win_if_played"): Metric("rate", "打出{name}的玩家胜率{dir} {amount}", "players who play {name} win {amount} {dir} often",
+    ("card", "win_if_played"): Metric("rate", "打出{name}的玩家胜率{dir} {amount}",
+                                      "players who play {name} win {amount} {dir} often",
                                       *_MORE, "win rate of the player-games that played the card"),
     ("card", "edge_if_played"): Metric("number", "打出{name}的玩家比同桌平均多得的分{dir} {amount} 分",
                                        "players who play {name} finish {amount} points {dir} against their table",
@@ -176,7 +180,8 @@ METRICS: dict[tuple[str, str], Metric] = {
     ("advisor", "value_win"): Metric("rate", "保留顾问{name}给胜率带来的因果价值{dir} {amount}",
                                      "keeping advisor {name} is worth {amount} {dir} in win rate (its causal value)",
                                      ("高了", "more"), ("低了", "less"), VALUE_DEFINITIONS["value"]),
-    ("advisor", "chosen"): Metric("rate", "选择顾问{name}的玩家比例{dir} {amount}", "advisor {name} is kept by {amount} {dir} of the players",
+    ("advisor", "chosen"): Metric("rate", "选择顾问{name}的玩家比例{dir} {amount}",
+                                  "advisor {name} is kept by {amount} {dir} of the players",
                                   *_MORE_PEOPLE, "share of player-games that kept the advisor"),
     ("advisor", "win_if_chosen"): Metric("rate", "选择顾问{name}的玩家胜率{dir} {amount}",
                                          "players with advisor {name} win {amount} {dir} often", *_MORE,
@@ -188,9 +193,11 @@ METRICS: dict[tuple[str, str], Metric] = {
                              ("低了", "lower"), EDGE + " of the seat"),
     ("agent", "win"): Metric("rate", "代理 {name} 胜率{dir} {amount}", "agent {name} wins {amount} {dir} often", *_MORE,
                              "win rate of the player-games the agent played"),
-    ("combo", "fired"): Metric("rate", "连击{name}触发的对局比例{dir} {amount}", "combo {name} fires in {amount} {dir} of the games",
+    ("combo", "fired"): Metric("rate", "连击{name}触发的对局比例{dir} {amount}",
+                               "combo {name} fires in {amount} {dir} of the games",
                                *_MORE_PEOPLE, "share of games in which the combo fired at least once"),
-    ("event", "drawn"): Metric("rate", "事件{name}出现的对局比例{dir} {amount}", "event {name} comes up in {amount} {dir} of the games",
+    ("event", "drawn"): Metric("rate", "事件{name}出现的对局比例{dir} {amount}",
+                               "event {name} comes up in {amount} {dir} of the games",
                                *_MORE_PEOPLE, "share of games in which the event was drawn"),
     ("metric", "rounds"): Metric("number", "对局平均{dir} {amount} 回合", "games last {amount} rounds {dir} on average",
                                  ("长了", "longer"), ("短了", "shorter"), "mean rounds of a game"),
@@ -204,17 +211,21 @@ METRICS: dict[tuple[str, str], Metric] = {
     ("metric", "spread"): Metric("number", "一局中最高分与最低分之差{dir} {amount} 分",
                                  "the gap between a game's highest and lowest score is {amount} {dir}",
                                  ("大了", "wider"), ("小了", "narrower"), "mean of a game's highest minus lowest score"),
-    ("metric", "shared_wins"): Metric("rate", "并列获胜的对局比例{dir} {amount}", "{amount} {dir} of the games end in a shared win",
+    ("metric", "shared_wins"): Metric("rate", "并列获胜的对局比例{dir} {amount}",
+                                      "{amount} {dir} of the games end in a shared win",
                                       *_MORE_PEOPLE, "share of games won by more than one player"),
     ("metric", "balance"): Metric("number", "平衡度{dir} {amount}", "balance is {amount} {dir}", ("高了", "higher"),
                                   ("低了", "lower"), stats.METRICS["balance"]),
     ("metric", "decisiveness"): Metric("number", "决定性{dir} {amount}", "decisiveness is {amount} {dir}", ("高了", "higher"),
                                        ("低了", "lower"), stats.METRICS["decisiveness"]),
-    ("metric", "lead_changes"): Metric("number", "每局领先者更替次数{dir} {amount}", "the lead changes {amount} {dir} times a game",
+    ("metric", "lead_changes"): Metric("number", "每局领先者更替次数{dir} {amount}",
+                                       "the lead changes {amount} {dir} times a game",
                                        *_MORE_PEOPLE, stats.METRICS["lead_changes"]),
-    ("metric", "drama"): Metric("number", "戏剧性{dir} {amount}", "drama is {amount} {dir}", ("高了", "higher"), ("低了", "lower"),
+    ("metric", "drama"): Metric("number", "戏剧性{dir} {amount}", "drama is {amount} {dir}", ("高了", "higher"), ("低了",
+                                                                                                             "lower"),
                                 stats.METRICS["drama"]),
-    ("metric", "comeback_rate"): Metric("rate", "逆转获胜的对局比例{dir} {amount}", "{amount} {dir} of the games are won from behind",
+    ("metric", "comeback_rate"): Metric("rate", "逆转获胜的对局比例{dir} {amount}",
+                                        "{amount} {dir} of the games are won from behind",
                                         *_MORE_PEOPLE, stats.METRICS["comeback_rate"]),
 }
 # How each number is headed in the tables.
@@ -331,9 +342,10 @@ class Measures:
         add(("seat", seat, "edge"), edge, 1)
         add(("agent", r.agents[s], "win"), won, 1)
         add(("metric", "score", "score"), score, 1)
-        if r.advisors[s] is not None:
-            add(("advisor", r.advisors[s], "chosen"), 1, 0)
-            add(("advisor", r.advisors[s], "win_if_chosen"), won, 1)
+        adv = r.advisors[s]
+        if adv is not None:
+            add(("advisor", adv, "chosen"), 1, 0)
+            add(("advisor", adv, "win_if_chosen"), won, 1)
         drawn, played = set(r.cards_drawn[s]), set(r.cards_played[s])
         for c in drawn:
             add(("card", c, "drawn_by"), 1, 0)
@@ -483,9 +495,16 @@ def _display(kind: str, ident: str, names: dict[str, str]) -> str:
     return names.get(ident, ident)
 
 
+def _each_game(shown: Any) -> Callable[[int, Any], None] | None:
+    """The display's call for each game that ends, or none without a display."""
+    if shown is None:
+        return None
+    return lambda index, result: shown.game(result)
+
+
 def _judge(compared: list[Compared]) -> list[Compared]:
     """q (Benjamini–Hochberg across every judged number) and flagged (q ≤ the false discovery rate)."""
-    pvalues = {str(i): c.estimate.p for i, c in enumerate(compared) if c.judged}
+    pvalues = {str(i): c.estimate.p for i, c in enumerate(compared) if c.judged and c.estimate.p is not None}
     adjusted = stats.benjamini_hochberg(pvalues)
     out = []
     for i, c in enumerate(compared):
@@ -576,7 +595,8 @@ def meaning(record: dict) -> tuple[str, str]:
 
 DEFINITIONS = {
     "pairing": "Game i of base and game i of new have the same seed, seats and agents; every difference is measured"
-               " game by game (common random numbers), with the game as the unit. / 两边第 i 局种子、座位、代理相同，逐局配对比较。",
+               " game by game (common random numbers), with the game as the unit. / 两边第 i "
+               "局种子、座位、代理相同，逐局配对比较。",
     "number": "Every compared number is a ratio of sums over games: a win rate is wins over player-games; a card's"
               " win_if_played is the wins of the players who played it over those players. / 每个数都是逐局求和之比。",
     "ci95": "ci95 is the paired 95% interval of new − base (delta method, Student's t); base_ci95 and new_ci95 are each"
@@ -607,7 +627,8 @@ def _flag_record(c: Compared) -> dict:
 
 # How an edited card's number stands, whether or not it is among what changed.
 STANDING = {"holds": ("经得起检验", "holds"),
-            "alone": ("单独看成立，但在所有比较的数中可能是偶然", "holds on its own, but could be chance among all the numbers compared"),
+            "alone": ("单独看成立，但在所有比较的数中可能是偶然",
+                      "holds on its own, but could be chance among all the numbers compared"),
             "unclear": ("看不出变化", "no clear change"),
             "same": ("每一对对局都一样", "the same in every pair of games")}
 

@@ -1,4 +1,5 @@
-"""`rulekit compare`: parse options, load both contents (one perhaps from git), play each side's batch, write compare.json and compare.html."""
+"""`rulekit compare`: parse options, load both contents (one perhaps from git), play each side's batch, write
+compare.json and compare.html."""
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
-"""DIR/compare.html from compare.json's record: the content change, what changed in the games, before/after plots with intervals, every number."""
+"""DIR/compare.html from compare.json's record: the content change, what changed in the games, before/after plots with
+intervals, every number."""
 
 from __future__ import annotations
 
 import html
+from collections.abc import Set as AbstractSet
 
 from rulekit.playtest import compare as C
 from rulekit.playtest.report import Plots, _table, cjk_font, page_head
@@ -38,9 +40,10 @@ def render(record: dict) -> str:
     parts.append(_paired_words(r))
     if font is None:
         parts.append("<p class=small>本机没有中文字体，图中以卡牌 id 标注，中文名见表格。"
-                     " No Chinese font was found on this machine: plots label cards by id; the tables give the Chinese names.</p>")
+                     " No Chinese font was found on this machine: plots label cards by id; the tables give the Chinese "
+                     "names.</p>")
     parts.append(_too_few(r))
-    by_key = {(c["kind"], c["metric"]): [] for c in r["compared"]}
+    by_key: dict[tuple[str, str], list[dict]] = {(c["kind"], c["metric"]): [] for c in r["compared"]}
     for c in r["compared"]:
         by_key[(c["kind"], c["metric"])].append(c)
     parts.append("<h2>前后对比 / Before and after</h2>")
@@ -115,7 +118,8 @@ def _too_few(r: dict) -> str:
         rows.append((f"{c['name']} ({c['id']})", c["metric"], f"{c['base_of']:.0f} / {c['new_of']:.0f}", needs))
     if not rows:
         return ""
-    return ("<h2>样本太少 / Too few to judge</h2><p class=small>这些数在这么多局里测到的次数太少，不作判断；最后一列是大约需要的对局数。"
+    return ("<h2>样本太少 / Too few to judge</h2><p "
+            "class=small>这些数在这么多局里测到的次数太少，不作判断；最后一列是大约需要的对局数。"
             " These were measured too rarely in these games to judge; the last column says about how many games"
             " would judge them.</p>" +
             _table(["卡牌 card", "数 number", "测到次数 measured (base / new)", "约需对局 games needed"], rows))
@@ -124,7 +128,7 @@ def _too_few(r: dict) -> str:
 def _numbers(rows: list[dict]) -> str:
     """One row per card (advisor, seat …), a column per number; the whole game's numbers one per row."""
     if rows[0]["kind"] == "metric":
-        body = [(html.escape(_row_label(c)), _cell(c)) for c in rows]
+        body: list[tuple[str, ...]] = [(html.escape(_row_label(c)), _cell(c)) for c in rows]
         return _table(["", "基准 → 新 base → new · 差 difference [95%]"], body, raw=True)
     metrics = list(dict.fromkeys(c["metric"] for c in rows))
     items: dict[str, dict[str, dict]] = {}
@@ -171,7 +175,7 @@ def _p(x) -> str:
 class ComparePlots(Plots):
     """The report's plots, plus the comparison's: each side's value with its interval, and the paired difference."""
 
-    def before_after(self, title: str, rows: list[dict], *, names: bool = True, edited: set[str] = frozenset()) -> str:
+    def before_after(self, title: str, rows: list[dict], *, names: bool = True, edited: AbstractSet[str] = frozenset()) -> str:
         """Each row's base and new value with their own intervals (left), and its paired difference (right);
         the cards the change touched in bold."""
         if not rows:

@@ -76,7 +76,7 @@ class Paired:
         r0 = a0 / b0 if b0 else None
         if r1 is None or r0 is None or n < 2:
             return Estimate(r0, r1, None, None, None, self.used)
-        p = dict(zip(_PRODUCTS, s[4:]))
+        p = dict(zip(_PRODUCTS, s[4:], strict=False))
         m1, m0 = b1 / n, b0 / n                      # mean denominators
         xx = p[0, 0] - 2 * r1 * p[0, 1] + r1 * r1 * p[1, 1]
         yy = p[2, 2] - 2 * r0 * p[2, 3] + r0 * r0 * p[3, 3]
@@ -88,7 +88,7 @@ class Paired:
     def side(self, which: str) -> Mean:
         """One side's ratio alone ("base" or "new") with its own 95% interval: what a before/after plot shows."""
         a, b = (0, 1) if which == "new" else (2, 3)
-        p = dict(zip(_PRODUCTS, self.s[4:]))
+        p = dict(zip(_PRODUCTS, self.s[4:], strict=False))
         one = Clustered()
         one.n, one.used = self.n, self.used
         one.a, one.b, one.aa, one.ab, one.bb = self.s[a], self.s[b], p[a, a], p[a, b], p[b, b]

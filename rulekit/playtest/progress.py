@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any, Protocol
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn
+from rich.progress import BarColumn, Progress, SpinnerColumn, TaskID, TextColumn
 
-from rulekit.core.result import GameResult
 
 # A rate measured over less time than this is mostly the luck of which games ended first.
 RATE_AFTER = 1.0
+
+
+class Ended(Protocol):
+    """What the display reads of a finished game: a result, or a tuning unit."""
+
+    @property
+    def end_reason(self) -> str: ...
 
 
 class BatchProgress:
@@ -26,8 +33,8 @@ class BatchProgress:
                                  TextColumn("{task.fields[count]}"), TextColumn("{task.fields[errors]}"),
                                  TextColumn("{task.fields[rate]}"), console=console, disable=not enabled,
                                  auto_refresh=auto_refresh)
-        self.games = None
-        self.step = None
+        self.games: TaskID | None = None
+        self.step: TaskID | None = None
         self.started = 0.0
         self.done = self.total = self.played = self.errors = 0
 
@@ -38,12 +45,13 @@ class BatchProgress:
         self.games = self.progress.add_task(self.title, total=total, completed=done, **self._fields())
         self.progress.start()
 
-    def game(self, result: GameResult) -> None:
+    def game(self, result: Ended) -> None:
         """One more game stored."""
         self.done += 1
         self.played += 1
         self.errors += result.end_reason == "error"
-        self.progress.update(self.games, completed=self.done, **self._fields())
+        if self.games is not None:
+            self.progress.update(self.games, completed=self.done, **self._fields())
 
     def stage(self, words: str) -> None:
         """The batch is played; now `words` (such as writing the report) is under way."""
@@ -60,7 +68,7 @@ class BatchProgress:
         if self.step is not None:
             self.progress.update(self.step, total=1, completed=1)
 
-    def _fields(self, final: bool = False) -> dict[str, str]:
+    def _fields(self, final: bool = False) -> dict[str, Any]:
         elapsed = self.clock() - self.started
         rate = ""
         if self.played and elapsed >= RATE_AFTER:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from typing import Any
 import html
 import io
 import shutil
@@ -53,7 +54,8 @@ def render(summary: dict) -> str:
                  f" kept at {t['false_discovery_rate']:.0%} (Benjamini–Hochberg).</p>")
     if font is None:
         parts.append("<p class=small>本机没有中文字体，图中以卡牌 id 标注，中文名见表格。"
-                     " No Chinese font was found on this machine: plots label cards by id; the tables give the Chinese names.</p>")
+                     " No Chinese font was found on this machine: plots label cards by id; the tables give the Chinese "
+                     "names.</p>")
     parts += [_section_seats(s, plots), _section_advisors(s, plots), _section_cards(s, plots),
               _section_length(s, plots), _section_scores(s, plots), _section_metrics(s),
               _section_events_combos(s), _section_outliers(s), "</body></html>\n"]
@@ -75,7 +77,8 @@ def notes(s: dict) -> list[str]:
         judged = _judge(a["wins"], avg) if a["judged"] else None
         if judged:
             zh, en = judged
-            out.append(f"顾问 {a['name']} ({aid}) 胜率 {_pct_ci(a['wins'])}，{zh}平均 {_pct(avg)} — 可能过{'强' if en == 'above' else '弱'}"
+            out.append(f"顾问 {a['name']} ({aid}) 胜率 {_pct_ci(a['wins'])}，{zh}平均 {_pct(avg)} — "
+                       f"可能过{'强' if en == 'above' else '弱'}"
                        f" / advisor {aid} wins {_pct_ci(a['wins'])}, {en} the average {_pct(avg)} — may be too "
                        f"{'strong' if en == 'above' else 'weak'}")
     unchosen = [f"{a['name']} ({aid})" for aid, a in s["advisors"].items() if not a["chosen"]]
@@ -145,7 +148,8 @@ _VALUE_HEAD = ["因果价值 得分 value: score [95%]", "因果价值 胜负 va
 
 def _value_note(s: dict) -> str:
     v = s["value"]
-    return (f"<p class=small>因果价值：在真实对局中某座位可以打出（保留、竞价）该牌的决策点，把对局复制两份、用同样的随机数各打到底，"
+    return (f"<p "
+            f"class=small>因果价值：在真实对局中某座位可以打出（保留、竞价）该牌的决策点，把对局复制两份、用同样的随机数各打到底，"
             f"一份此刻打出，一份不打（此后也不打），比较该座位的最终得分与胜负；区间以对局为单位。每局每张牌取前"
             f" {v['points_per_game']} 个决策点（每个座位至多一个），共 {v['points']} 点、{v['games']} 局"
             f"（{v['errors']} 点因出错未计）。相关（胜率差）只是提示，判断强弱看因果价值；两者都取决于所用的代理。"
@@ -170,8 +174,9 @@ def _never_played(cards: dict) -> list[str]:
                    f"{': ' + en if en else ''}")
     if len(out) > MAX_CARD_NOTES:
         more = len(out) - MAX_CARD_NOTES
-        out = out[:MAX_CARD_NOTES] + [f"另有 {more} 张抽到过但从未被打出的牌，原因见卡牌表 / {more} more cards drawn but "
-                                      "never played: see the card table for why"]
+        out = [*out[:MAX_CARD_NOTES],
+               f"另有 {more} 张抽到过但从未被打出的牌，原因见卡牌表 / {more} more cards drawn but "
+               f"" "never played: see the card table for why"]
     return out
 
 
@@ -186,7 +191,7 @@ _ENDS_EN = {"events_exhausted": "when the events ran out", "max_rounds": "at the
 
 def about(s: dict) -> list[str]:
     """Facts true of every completed game: said once, here, rather than as something that stands out."""
-    out = []
+    out: list[str] = []
     n = s["games"]["completed"]
     if n < 2:
         return out
@@ -288,7 +293,7 @@ def _section_advisors(s: dict, plots: Plots) -> str:
     items = sorted(s["advisors"].items(), key=lambda kv: -(kv[1]["wins"]["rate"] or 0))
     img = plots.rates("顾问胜率 / win rate by advisor",
                       [(plots.label(v["name"], k), v["wins"]) for k, v in items if v["chosen"]], _average_win(s))
-    rows = [(f"{v['name']} ({k})", v["chosen"], _pct_ci(v["wins"])) for k, v in items]
+    rows: list[tuple[Any, ...]] = [(f"{v['name']} ({k})", v["chosen"], _pct_ci(v["wins"])) for k, v in items]
     head = ["顾问 advisor", "选择次数 chosen", "胜率 win rate [95%]"]
     if "value" in s:
         rows = [(*row, *_value_cells(s, k, "keep")) for row, (k, _) in zip(rows, items, strict=True)]
@@ -406,7 +411,8 @@ def _section_outliers(s: dict) -> str:
     if errs["count"]:
         erows = [(e["game"], e["seed"], html.escape(e["card"] or "?"), html.escape(e["message"] or ""),
                   f"<code>{html.escape(e['command'])}</code>") for e in errs["games"]]
-        more = "" if errs["listed"] == errs["count"] else f"<p>（只列出前 {errs['listed']} 局 / first {errs['listed']} listed）</p>"
+        more = ("" if errs["listed"] == errs["count"]
+                else f"<p>（只列出前 {errs['listed']} 局 / first {errs['listed']} listed）</p>")
         out += ("<h3>出错的对局 / Games that stopped on an error</h3>" + more +
                 _table(["局 game", "种子 seed", "卡牌 card", "错误 message", "重放 replay"], erows, raw=True))
     return out
@@ -524,7 +530,7 @@ class Plots:
         self.plt = plt
         self.font = font
         # Card names are the designers' text: a '$' must stay a '$', never start TeX math (which can fail).
-        self.style = {"font.family": [font, "DejaVu Sans"] if font else ["DejaVu Sans"], "font.size": 9,
+        self.style: Any = {"font.family": [font, "DejaVu Sans"] if font else ["DejaVu Sans"], "font.size": 9,
                       "svg.hashsalt": "rulekit", "text.parse_math": False, "text.usetex": False}
 
     def label(self, name: str, ident: str) -> str:
@@ -550,7 +556,8 @@ class Plots:
             ax.bar(xs, rates, color="#7aa6c2")
             ax.errorbar(xs, rates, yerr=[lo, hi], fmt="none", ecolor="#333", capsize=4)
             ax.axhline(average, color="#c0392b", linestyle="--", linewidth=1, label=f"average {average:.0%}")
-            ax.set_xticks(list(xs), [k for k, _ in items], rotation=30 if len(items) > 4 else 0, ha="right" if len(items) > 4 else "center")
+            ax.set_xticks(list(xs), [k for k, _ in items], rotation=30 if len(items) > 4 else 0,
+                          ha="right" if len(items) > 4 else "center")
             ax.set_ylim(0, 1)
             ax.set_ylabel("win rate")
             ax.set_title(title if self.font else title.split(" / ")[-1])
@@ -611,7 +618,8 @@ _TITLE = "瘟疫到来 试玩报告 / Playtest report"
 _HEAD = """<!DOCTYPE html>
 <html lang="zh"><head><meta charset="utf-8"><title>""" + _TITLE + """</title>
 <style>
-body{font-family:"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+body{font-family:"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif;max-width:1100px;
+  margin:2em auto;padding:0 1em;color:#222}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
 table{border-collapse:collapse;margin:1em 0;font-size:.9em}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:left}
 th{background:#f3f3f3}.meta,.small{color:#555}.small{font-size:.85em}ul.notes li{margin:.4em 0}

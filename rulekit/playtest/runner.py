@@ -9,6 +9,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any, cast
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from itertools import islice
@@ -165,7 +166,7 @@ def _mismatch(old: dict, new: dict, out: Path) -> str:
     keys = [k for k in dict.fromkeys([*PARAMETERS, *sorted(old), *sorted(new)]) if k != PARTS and old.get(k) != new.get(k)]
     what = "\n".join(f"  {PARAMETERS.get(k, k)}: was {_shown(old, k)}, is now {_shown(new, k)}" for k in keys)
     if "fingerprint" in keys:
-        what += "".join(f"\n    {line}" for line in diff.changed_parts(old.get(PARTS), new.get(PARTS)))
+        what += "".join(f"\n    {line}" for line in diff.changed_parts(old.get(PARTS) or {}, new.get(PARTS) or {}))
     why = ("the stored games were played by other code or content, so the games played now would not match them:"
            " start over with --fresh, or use another --out" if any(k in DECIDED_BY for k in keys) else
            "use another --out, or the same parameters (only --games may grow)")
@@ -241,7 +242,7 @@ class LocalWorkers:
     """
 
     def __init__(self, content, batch: Batch, jobs: int, play: Callable = play_unit):
-        ctx = multiprocessing.get_context(start_method())
+        ctx: Any = multiprocessing.get_context(start_method())     # typeshed knows no start method's Process
         self.batch = batch
         self.workers: list[tuple[BaseProcess, Connection]] = []
         try:
@@ -266,7 +267,8 @@ class LocalWorkers:
         for conn, games in sent.items():
             self._feed(conn, games, pending)
         while any(sent.values()):
-            for conn in wait([conn for conn, games in sent.items() if games]):
+            for ready in wait([conn for conn, games in sent.items() if games]):
+                conn = cast(Connection, ready)      # wait() gives back the connections it was given
                 try:
                     index, result = conn.recv()
                 except (EOFError, OSError):     # its end of the pipe closed: the worker is gone
@@ -316,7 +318,7 @@ def _serve(conn: Connection, inherited: list[Connection], content, batch: Batch,
 
 
 @contextmanager
-def local_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: int, play: Callable = play_unit):
+def local_games(content, batch: Batch, todo: Iterable[tuple[Any, int]], jobs: int, play: Callable = play_unit):
     """The games of `todo` as they end: in this process for one job, else from forked workers."""
     if jobs == 1:
         yield ((i, play(content, batch, i, seed)) for i, seed in todo)
@@ -329,7 +331,7 @@ def local_games(content, batch: Batch, todo: Iterable[tuple[int, int]], jobs: in
 
 
 @contextmanager
-def dask_games(content, batch: Batch, todo: Iterable[tuple[int, int]], total: int, jobs: int, scheduler: str | None,
+def dask_games(content, batch: Batch, todo: Iterable[tuple[Any, int]], total: int, jobs: int, scheduler: str | None,
                play: Callable = play_unit):
     """The games of `todo` (`total` of them) as their chunks end, on the dask cluster at `scheduler` or a local one.
 

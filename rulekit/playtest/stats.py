@@ -35,7 +35,8 @@ DEFINITIONS = {
              "(rules.yaml first_player). / P1 只在第1回合先手，先手每回合轮换。",
     "cards": "drawn: times drawn; drawn_by / played_by: share of player-games in which the card was drawn / "
              "played at least once; win_if_played vs win_if_not_played compare player-games; difference = "
-             "their gap, difference_ci95 its Newcombe (Wilson-based) interval; score_if_played / score_if_not_played: mean final score of those player-games. A gap is a correlation, "
+             "their gap, difference_ci95 its Newcombe (Wilson-based) interval; score_if_played / score_if_not_played: mean "
+             "final score of those player-games. A gap is a correlation, "
              "not proof the card causes wins. never_played: for a card drawn but never played, why (reaction, "
              "unreadable, unaffordable, not_worth or unknown, each in Chinese and English; rulekit/playtest/unplayed.py), "
              "else null. / 打出与未打出者胜率之差是相关，不等于因果。",

@@ -15,7 +15,7 @@ from rulekit.core.result import GameResult
 try:
     import fcntl
 except ImportError:         # Windows: its own byte-range locks
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
     import msvcrt
 
 SCHEMA = """
@@ -364,7 +364,8 @@ def _result(row) -> GameResult:
     """A stored row as a GameResult; ValueError or TypeError when a value is not what rulekit wrote."""
     (_, seed, players, agents, advisors, winners, scores, alive, rounds, end_reason, out, drawn, played,
      events, combos, history, error, error_card) = row
-    load = lambda s: _tuples(json.loads(s))
+    def load(s):
+        return _tuples(json.loads(s))
     r = GameResult(seed=seed, players=players, agents=load(agents), advisors=load(advisors),
                    winners=load(winners), scores=load(scores), alive=load(alive), rounds=rounds,
                    end_reason=end_reason, out=load(out), cards_drawn=load(drawn), cards_played=load(played),
@@ -383,7 +384,8 @@ def _check_shape(r: GameResult) -> None:
     if any(not isinstance(v, tuple) or len(v) != r.players for v in by_seat):
         raise ValueError("a per-seat list has the wrong length")
     seats = range(r.players)
-    ints = lambda vs: all(isinstance(x, int) and not isinstance(x, bool) for x in vs)
+    def ints(vs):
+        return all(isinstance(x, int) and not isinstance(x, bool) for x in vs)
     if not (ints(r.scores) and ints(r.alive) and all(w in seats for w in r.winners) and ints(r.winners)):
         raise ValueError("bad scores or winners")
     if any(not isinstance(row, tuple) or len(row) != r.players or not ints(row) for row in r.score_history):

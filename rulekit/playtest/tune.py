@@ -28,7 +28,8 @@ same rounds, the same recommendation and the same tune.json, whatever --jobs and
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+import dataclasses
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulekit.content.edit import EditError, Field, Spot, locate, rewritten
@@ -39,6 +40,7 @@ from rulekit.playtest.runner import Batch, game_seed
 from rulekit.playtest.tune_measure import (GameSums, Player, Reference, Unit, Variants, mean, read_reference,
                                            reference_key, write_reference)
 from rulekit.playtest.value import ValuePlan
+import itertools
 
 FIRST = 5               # candidates of the first round
 REFINED = 4             # unsure candidates given more games in one round, at most
@@ -108,7 +110,7 @@ class Candidate:
     """One value tried: its games in seed order, the points left out, or why the content does not load with it."""
 
     value: int
-    games: list[GameSums] = field(default_factory=list)
+    games: list[GameSums] = dataclasses.field(default_factory=list)
     errors: int = 0
     problem: str | None = None
 
@@ -161,7 +163,7 @@ class Tuned:
     budget: int
     spent: int
     reference_games: int
-    raw: bytes = field(default=b"", repr=False)     # the card's file as read: --write changes these bytes or none
+    raw: bytes = dataclasses.field(default=b"", repr=False)     # the card's file as read: --write changes these bytes or none
 
 
 # ---- setting up -------------------------------------------------------------------------------------------
@@ -181,10 +183,7 @@ def default_range(field: Field, current: int) -> tuple[int, int]:
     """A range around the current value: a price from 0 to twice it (and at least to 4 more), a score or a
     parameter ± its size (at least ± 3), a parameter staying at 0 or more when it is now."""
     lo_bound, hi_bound = field.bounds
-    if field.kind == "price":
-        w = max(4, current)
-    else:
-        w = max(3, abs(current))
+    w = max(4, current) if field.kind == "price" else max(3, abs(current))
     floor = 0 if field.kind == "price" or (field.kind == "param" and current >= 0) else lo_bound
     return max(floor, current - w, lo_bound), min(hi_bound, current + w)
 
@@ -207,6 +206,7 @@ class Search:
         if ask.lo is None:
             self.lo, self.hi = default_range(ask.field, self.current)
         else:
+            assert ask.hi is not None       # a range is given whole or not at all
             self.lo, self.hi = ask.lo, ask.hi
         self.given_range = ask.lo is not None
         self.plan = ValuePlan(cards=(self.card.id,), ways=("play",)) if self.kind == "policy" else None
@@ -233,6 +233,7 @@ class Search:
     def stage_target(self, band: float) -> Target:
         """The median causal value of the stage's other policies, on the first reference_games seeds."""
         stage = self.card.stage
+        assert stage is not None        # only a policy has a stage reference
         cards = tuple(c.id for c in self.content.of_kind("policy") if c.stage == stage)
         ref = self.reference(stage, cards)
         others = []
@@ -390,7 +391,7 @@ class Search:
         target first. (Values never playable tell nothing of the response, and bound no gap.)"""
         ends = [v for v, k in verdicts.items() if k in ("above", "below", "unsure")]
         out = []
-        for a, b in zip(ends, ends[1:]):
+        for a, b in itertools.pairwise(ends):
             if (verdicts[a] == verdicts[b] != "unsure") or b - a - 1 <= self.tried_within(a, b):
                 continue
             out.append((a, b))
@@ -457,7 +458,7 @@ class Search:
             todo += [((v, i), game_seed(self.batch.seed, i)) for i in range(len(c.games), n)]
         self.rounds.append(tuple((v, len(self.candidates[v].games) if self.candidates[v].problem else n)
                                  for v, n in sorted(wanted.items())))
-        contents = {v: self.variants[v] for v in sorted({key[0] for key, _ in todo})}
+        contents = {v: cv for v in sorted({key[0] for key, _ in todo}) if not isinstance(cv := self.variants[v], str)}
         units = self.player.play(Variants(self.card.id, self.kind, contents), replace(self.batch, value=self.plan),
                                  todo, self.on_game)
         for (v, i), _ in todo:
@@ -511,7 +512,7 @@ class Search:
                           f"或者检查目标是否合适。",
                           f"every value in {self.lo}..{self.hi} is {en}; the nearest the target is {v}. Try values "
                           f"beyond it with --range, or check the target.")
-        a, b = next((a, b) for a, b in zip(judged, judged[1:]) if verdicts[a] != verdicts[b])
+        a, b = next((a, b) for a, b in itertools.pairwise(judged) if verdicts[a] != verdicts[b])
         band = self.band_text()
         return Advice(v, "straddle", True,
                       f"建议 {v}：没有一个整数能落进目标范围 {band}——{a} {_SIDE_ZH[verdicts[a]]}，{b} "

@@ -256,7 +256,7 @@ def table(t: Tuned) -> list[str]:
         rows.append((f"{r.value}{mark}", str(r.games), str(r.points), _ci(r.estimate, r.ci95, pct),
                      "" if pct else _ci(r.win, r.win_ci95, True), verdict))
     widths = [max(display_width(r[k]) for r in rows) + 2 for k in range(len(rows[0]) - 1)]
-    out += ["".join(cell + " " * (w - display_width(cell)) for cell, w in zip(r, widths)) + r[-1] for r in rows]
+    out += ["".join(cell + " " * (w - display_width(cell)) for cell, w in zip(r, widths, strict=False)) + r[-1] for r in rows]
     out.append(f"推荐 advice: {t.advice.zh}")
     out.append(f"             {t.advice.en}")
     out.append(f"{t.spent} 局 games of the budget {t.budget}"

@@ -61,6 +61,7 @@ def play_tuned(variants: Variants, batch: Batch, key: tuple[int, int], seed: int
         seats = [s for s, a in enumerate(result.advisors) if a == variants.card]
         wins = sum(1 for s in seats if s in result.winners)
         return Unit(result.end_reason, ((variants.card, float(wins), 0.0, len(seats), 0),))
+    assert batch.value is not None      # a policy is tuned by its causal value, so its batch measures it
     try:
         measured = measure_game(content, batch.agents, batch.players, batch.value, index, seed)
     except Exception:

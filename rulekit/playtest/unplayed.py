@@ -24,6 +24,8 @@ from rulekit.agents.greedy import PLAY_MARGIN, GreedyAgent
 from rulekit.core.errors import EffectError
 from rulekit.core.game import Game
 from rulekit.language import ast
+import contextlib
+from typing import Any
 
 WORDS = {
     "reaction": ("只能作为反应打出，持有时时机没来，或来了也不值它的价",
@@ -74,7 +76,7 @@ def reasons(content, cards: list, players: int, seed: int, greedy: bool) -> dict
     sampled = greedy and _sample(content, cards, players, seed, seen)
     out = {}
     for card in cards:
-        found = []
+        found: list[tuple[str, dict[str, Any]]] = []
         playable = _playable(card)
         if not playable:
             found.append(("reaction", {}))
@@ -97,10 +99,8 @@ def _sample(content, cards: list, players: int, seed: int, seen: dict) -> bool:
     """Play the sample game, watching; whether any action question was watched (an effect may stop it early)."""
     asked = [0]
     game = Game.new(content, seed, [_Watcher(seed, s, cards, seen, asked) for s in range(players)], players=players)
-    try:
+    with contextlib.suppress(EffectError):
         game.run()
-    except EffectError:
-        pass
     return asked[0] > 0
 
 

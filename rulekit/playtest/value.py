@@ -118,7 +118,7 @@ def _chances(q: Question, wanted: dict[str, frozenset[str]], taken: dict, points
     elif how == "keep":
         found = list(enumerate(q.options)) if len(q.options) > 1 else []
     else:
-        found = [(0, q.card)] if len(q.options) > 1 else []      # money to bid with
+        found = [(0, q.card)] if len(q.options) > 1 and q.card is not None else []      # money to bid with
     for k, card in found:
         if card not in ids:
             continue

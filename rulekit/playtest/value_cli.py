@@ -115,6 +115,7 @@ def value_json(content, batch: Batch, out: Path) -> dict:
     """value.json: the batch it rests on and every measured card's value, summed from games.sqlite."""
     store = Store(out)
     try:
+        assert batch.value is not None      # value.json is written only for a batch that measures values
         stats = summarize(stored(store), content, batch.value)
     finally:
         store.close()
@@ -135,4 +136,4 @@ def table(summary: dict) -> list[str]:
                 rows.append((f"{c['name']} ({cid})", WAY_WORDS[how], signed(e["score"]), signed(e["win"], pct=True),
                              f"{e['points']}/{e['games']}"))
     widths = [max(display_width(r[k]) for r in rows) + 2 for k in range(len(rows[0]) - 1)]
-    return ["".join(cell + " " * (w - display_width(cell)) for cell, w in zip(r, widths)) + r[-1] for r in rows]
+    return ["".join(cell + " " * (w - display_width(cell)) for cell, w in zip(r, widths, strict=False)) + r[-1] for r in rows]

@@ -128,7 +128,7 @@ class _Way:
         s = self.sums
         n = s[4]
         means = [x / n if n else None for x in s[:4]]
-        return ValueEstimate(card, how, score, win, *means, n, self.games, self.errors)
+        return ValueEstimate(card, how, score, win, means[0], means[1], means[2], means[3], int(n), self.games, self.errors)
 
 
 class _Given(_Way):

@@ -86,7 +86,8 @@ def content_problems(source: ContentSource) -> list[tuple[str, str | None]]:
         errors = [d for d in err.diagnostics if d.severity == "error"]
         summary = (f"The content in {source.root} has {len(errors)} error{'s' if len(errors) != 1 else ''}, "
                    f"so no scenario can run; `rulekit lint {source.root}` explains each.")
-        return [(concise(d), "red") for d in errors] + [(summary, "bold red")]
+        out: list[tuple[str, str | None]] = [(concise(d), "red") for d in errors]
+        return [*out, (summary, "bold red")]
     return []
 
 
