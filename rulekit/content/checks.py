@@ -299,6 +299,8 @@ def _first(run: Run, seen: dict, key, draft: Draft, what: str, span) -> None:
 
 def _name_is_an_id(run: Run, by_id: Mapping[str, Draft], draft: Draft) -> None:
     """RK308: a card named with another card's id — `played("hospital_expansion")` would mean either."""
+    if draft.name is None:
+        return
     other = by_id.get(unicodedata.normalize("NFC", draft.name))
     if other is None or other is draft or other.id == draft.id:
         return
@@ -341,10 +343,11 @@ def _parse_program(run: Run, draft: Draft, text: str, refs, names,
     run.diags += parsed.diags
     counters = _counters(run, draft)
     params = _params(run, draft, counters)
+    assert draft.kind is not None            # check_effects checks only cards of a kind
     draft.checked, found = check_effect(parsed, draft.kind, refs, draft.file, card_names=names,
                                         unreadable=unreadable, counters=counters, params=params)
     run.diags += found
-    if not parsed.diags and not any(d.severity == "error" for d in found):
+    if not parsed.diags and parsed.program is not None and not any(d.severity == "error" for d in found):
         _bots_cannot_read(run, draft, parsed.program)
     if draft.checked is not None:
         _unread_params(run, draft, params, draft.checked)
@@ -408,7 +411,7 @@ def _params(run: Run, draft: Draft, counters: Sequence[str]) -> dict[str, int]:
 
 def _unread_params(run: Run, draft: Draft, params: Mapping[str, int], checked: Checked) -> None:
     """RK247: a parameter the effect never reads (a misspelt name, or one left over from an older effect)."""
-    read = {node.name for node, meaning in checked.meaning.items() if meaning == "param"}
+    read = {getattr(node, "name", None) for node, meaning in checked.meaning.items() if meaning == "param"}
     for name in params:
         if name not in read:
             span = draft.loc.key_span(("params", name))
@@ -432,6 +435,7 @@ def cards_of(run: Run, include_tbd: bool, only_designed: bool) -> list[Card]:
 def _card(d: Draft) -> Card:
     data = d.data
     stage = data.get("stage") if d.kind == "policy" else None
+    assert d.kind is not None and d.id is not None and d.name is not None      # a valid draft has them
     return Card(
         kind=d.kind, id=d.id, name=d.name, status=d.status,
         flavor=data.get("flavor"), notes=data.get("notes"),
@@ -557,7 +561,7 @@ def _advisor_draft(run: Run, cards: list[Card], rules: dict[str, Any], where: st
 def _never_fires(run: Run, draft: Draft, absent: Mapping[str, str]) -> None:
     """Warn when the condition cannot be true because a card it needs is never in play."""
     missing: list[ast.Str] = []
-    if True in _can_be(draft.when, absent, missing):
+    if draft.when is None or True in _can_be(draft.when, absent, missing):
         return
     span = draft.loc.span(("when",))
     reasons = "; ".join(f"'{s.value}' {absent[s.value]}" for s in missing)

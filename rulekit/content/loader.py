@@ -373,14 +373,14 @@ def check_folder(root: Path | None, loose: Iterable[Path] = (), source: Source |
     unreadable = unreadable_files(run)
     fresh: dict[str, FileFacts] = {}
     full = True
-    for facts, i, at, kind, file in pending:
+    for facts, i, at, folder_kind, file in pending:
         if all(refs(k, ref) for k, ref in facts.checked[i].refs):
             run.diags += facts.checked[i].diags
             full = full and facts.full
             continue
         if not facts.full:           # a slim draft has no effect text left: check the same bytes again
             if file not in fresh:
-                fresh[file] = card_file_facts(source.texts[file], kind, file)
+                fresh[file] = card_file_facts(source.texts[file], folder_kind, file)
             facts = fresh[file]
             run.drafts[at] = facts.drafts[i]
         check_effects(run, facts.drafts[i], refs, names, unreadable)

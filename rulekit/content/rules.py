@@ -116,9 +116,10 @@ def track_ranges(loc: Located, base: Mapping[str, Any]) -> list[Diagnostic]:
 
 
 def _at(data: Mapping[str, Any], path: tuple[str, ...]) -> Mapping[str, Any]:
+    value: Any = data
     for key in path:
-        data = data.get(key) if isinstance(data, Mapping) else None
-    return data if isinstance(data, Mapping) else {}
+        value = value.get(key) if isinstance(value, Mapping) else None
+    return value if isinstance(value, Mapping) else {}
 
 
 def check_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,

@@ -142,7 +142,8 @@ class CachedSource(Source):
         store = self._store_for(path)
         if store is None:
             return compute()
-        key = hashlib.sha256(b"\0".join([fingerprint().encode(), kind.encode(), file.encode("utf-8", "surrogateescape"), raw])).hexdigest()
+        parts = [fingerprint().encode(), kind.encode(), file.encode("utf-8", "surrogateescape"), raw]
+        key = hashlib.sha256(b"\0".join(parts)).hexdigest()
         value = store.get(file, key, lambda v: decode(v, file))
         if value is None:       # not cached, or an entry that is not what rulekit writes: check, and replace it
             value = compute()
@@ -275,7 +276,7 @@ def _read_draft(v: Any, file: str) -> Draft:
         # The condition is parsed again rather than stored: the cache holds only plain values.
         text = draft.data.get("when")
         _need(isinstance(text, str))
-        draft.when, _ = parse_expression(text, draft.loc.origin(("when",)))
+        draft.when, _ = parse_expression(str(text), draft.loc.origin(("when",)))
         _need(draft.when is not None)
     return draft
 

@@ -77,7 +77,7 @@ class Expectation:
     """One expectation: subject is a seat (0-based), 'cell' or 'game'."""
 
     subject: Any
-    name: str
+    name: str | tuple[int, int]     # a cell's (row, column)
     want: Any
     span: Span
     label: str
@@ -143,7 +143,8 @@ def read_scenario(path: str | Path, file: str, source: ContentSource) -> tuple[S
         return None, "", [diag(R.WRONG_VALUE,
                                f"a scenario file is one mapping (scenario:, setup:, steps:, expect:), but this one is {what}",
                                loc, span or Span(1, 1, 1, 2))]
-    name = loc.data.get("scenario") if isinstance(loc.data.get("scenario"), str) else ""
+    given = loc.data.get("scenario")
+    name = given if isinstance(given, str) else ""
     diags = validate_scenario(loc)
     if diags:
         return None, name, sorted(diags, key=Diagnostic.sort_key)
@@ -454,7 +455,9 @@ class _Reader:
             elif key in ("game_over", "round"):
                 out.append(Expectation("game", key, want if key == "game_over" else _compare(want), span, key))
             else:
-                r, c = (int(x) for x in CELL_KEY.fullmatch(key).groups())
+                cell = CELL_KEY.fullmatch(key)
+                assert cell is not None            # the schema admits only these keys
+                r, c = (int(x) for x in cell.groups())
                 if B.geometry(self.players).owner[B.idx(r, c)] < 0:
                     self.report(R.NO_SUCH_CELL, f"({r}, {c}) has no cell at a {self.players}-player table", path, key=True)
                     continue
@@ -472,7 +475,9 @@ class _Reader:
 def _compare(value: Any) -> Compare:
     if isinstance(value, int):
         return Compare("==", value)
-    op, n = COMPARISON.fullmatch(value).groups()
+    match = COMPARISON.fullmatch(value)
+    assert match is not None                 # the schema admits only these
+    op, n = match.groups()
     return Compare("==" if op in (None, "=") else op, int(n))
 
 
