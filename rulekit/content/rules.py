@@ -12,6 +12,7 @@ from rulekit import registry
 from rulekit.content.schema import validate
 from rulekit.content.yamlpos import Located, read_yaml
 
+from rulekit.diagnostics import R
 from rulekit.language.checker import Checked, RefExists, check_expression
 from rulekit.language.diagnostics import ContentError, Diagnostic
 from rulekit.language.parser import Origin, parse_expression
@@ -65,8 +66,8 @@ def read_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
         return {}, []
     if not isinstance(loc.data, dict):
         span = loc.span(())
-        return {}, [Diagnostic("RK010", "error", "rules.yaml must be a mapping of parameters, such as `players: 4`",
-                               loc.file, span.line if span else 0, span.col if span else 0)]
+        return {}, [Diagnostic.of(R.WRONG_VALUE, "rules.yaml must be a mapping of parameters, such as `players: 4`",
+                                  loc.file, span.line if span else 0, span.col if span else 0)]
     diags = validate(loc, "rules")
     if not diags:
         diags = track_ranges(loc, base)
@@ -108,16 +109,17 @@ def track_ranges(loc: Located, base: Mapping[str, Any]) -> list[Diagnostic]:
         else:
             continue
         span = loc.span((*path, key))
-        out.append(Diagnostic("RK010", "error", message, loc.file, span.line if span else 0, span.col if span else 0,
-                              span.end_line if span else 0, span.end_col if span else 0,
-                              hint="a track starts within its range: change the start, or the range"))
+        out.append(Diagnostic.of(R.WRONG_VALUE, message, loc.file, span.line if span else 0, span.col if span else 0,
+                                 span.end_line if span else 0, span.end_col if span else 0,
+                                 hint="a track starts within its range: change the start, or the range"))
     return out
 
 
 def _at(data: Mapping[str, Any], path: tuple[str, ...]) -> Mapping[str, Any]:
+    value: Any = data
     for key in path:
-        data = data.get(key) if isinstance(data, Mapping) else None
-    return data if isinstance(data, Mapping) else {}
+        value = value.get(key) if isinstance(value, Mapping) else None
+    return value if isinstance(value, Mapping) else {}
 
 
 def check_rules(loc: Located | None, card_ref_exists: RefExists | None = None, *,
@@ -150,7 +152,7 @@ def rules_located(path: str | Path | None, file: str | None = None) -> tuple[Loc
         if not p.exists():
             return None, []
     if not p.exists():
-        return None, [Diagnostic("RK008", "error", "no such file", str(file or p))]
+        return None, [Diagnostic.of(R.NO_SUCH_PATH, "no such file", str(file or p))]
     return read_yaml(p, file if file is not None else str(p))
 
 

@@ -12,6 +12,7 @@ from jsonschema.exceptions import ValidationError
 
 from rulekit import registry
 from rulekit.content.yamlpos import Located, Span
+from rulekit.diagnostics import R
 from rulekit.language.diagnostics import Diagnostic, nearest
 
 _ARTICLE = {"advisor": "an advisor", "policy": "a policy", "event": "an event", "combo": "a combo",
@@ -80,10 +81,10 @@ def validate(loc: Located, name: str) -> list[Diagnostic]:
     return diags
 
 
-def _diag(code: str, message: str, loc: Located, span: Span | None, hint: str | None = None) -> Diagnostic:
+def _diag(code: R, message: str, loc: Located, span: Span | None, hint: str | None = None) -> Diagnostic:
     if span is None:
-        return Diagnostic(code, "error", message, loc.file, hint=hint)
-    return Diagnostic(code, "error", message, loc.file, span.line, span.col, span.end_line, span.end_col, hint)
+        return Diagnostic.of(code, message, loc.file, hint=hint)
+    return Diagnostic.of(code, message, loc.file, span.line, span.col, span.end_line, span.end_col, hint)
 
 
 def _field(path) -> str:
@@ -115,11 +116,11 @@ def _explain(err: ValidationError, loc: Located, name: str) -> list[Diagnostic]:
     if err.validator == "required":
         return _missing_fields(err, loc, name, path)
     if err.validator == "type" and err.validator_value == "object":
-        return [_diag("RK010", f"{_field(path)} must be a mapping of keys and values, got {shown(err.instance)}",
+        return [_diag(R.WRONG_VALUE, f"{_field(path)} must be a mapping of keys and values, got {shown(err.instance)}",
                       loc, loc.span(path))]
     description = err.schema.get("description") if isinstance(err.schema, dict) else None
     message = f"{_field(path)} must be {description}, got {shown(err.instance)}" if description else err.message
-    return [_diag("RK010", message, loc, loc.span(path), _value_hint(err.instance, description or ""))]
+    return [_diag(R.WRONG_VALUE, message, loc, loc.span(path), _value_hint(err.instance, description or ""))]
 
 
 def _value_hint(value: Any, description: str) -> str | None:
@@ -147,7 +148,7 @@ def _unknown_fields(err: ValidationError, loc: Located, name: str, path: tuple) 
             guess = nearest(key, known)
             msg = f"unknown field '{key}' in {where}" + (f" — did you mean '{guess}'?" if guess else "")
             hint = "fields: " + ", ".join(known)
-        out.append(_diag("RK011", msg, loc, loc.key_span(path + (key,)), hint))
+        out.append(_diag(R.UNKNOWN_FIELD, msg, loc, loc.key_span((*path, key)), hint))
     return out
 
 
@@ -169,5 +170,5 @@ def _missing_fields(err: ValidationError, loc: Located, name: str, path: tuple) 
                          "write `price: N`, a list such as `price: [2, 3, 4]`, or `price: 0` for a free card")
         else:
             msg, hint = f"{_ARTICLE[name]} needs a '{key}' field", None
-        out.append(_diag("RK012", msg, loc, span, hint))
+        out.append(_diag(R.MISSING_FIELD, msg, loc, span, hint))
     return out

@@ -13,6 +13,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from rulekit import registry
+from rulekit.diagnostics import R
 from rulekit.language.diagnostics import Diagnostic
 from rulekit.language.parser import Origin
 
@@ -115,20 +116,20 @@ def read_bytes(path: str | Path, file: str) -> tuple[bytes, Diagnostic | None]:
         with os.fdopen(fd, "rb") as f:
             info = os.fstat(f.fileno())
             if not stat.S_ISREG(info.st_mode):
-                return b"", Diagnostic("RK005", "error", "cannot read this file: it is not a plain file", file)
+                return b"", Diagnostic.of(R.UNREADABLE_FILE, "cannot read this file: it is not a plain file", file)
             raw = f.read(MAX_BYTES + 1)
     except OSError as err:
         return b"", _unreadable(err, file)
     if len(raw) > MAX_BYTES:
-        return b"", Diagnostic("RK017", "error",
-                               f"this file is {_size(max(info.st_size, len(raw)))}: rulekit reads files of at most "
-                               f"{MAX_BYTES:,} bytes (the limit `file_size`)", file,
-                               hint="split its cards into several files, or cut what is not a card out of it")
+        return b"", Diagnostic.of(R.FILE_TOO_LARGE,
+                                  f"this file is {_size(max(info.st_size, len(raw)))}: rulekit reads files of at most "
+                                  f"{MAX_BYTES:,} bytes (the limit `file_size`)", file,
+                                  hint="split its cards into several files, or cut what is not a card out of it")
     return raw, None
 
 
 def _unreadable(err: OSError, file: str) -> Diagnostic:
-    return Diagnostic("RK005", "error", f"cannot read this file: {err.strerror or err}", file)
+    return Diagnostic.of(R.UNREADABLE_FILE, f"cannot read this file: {err.strerror or err}", file)
 
 
 def _size(size: int) -> str:
@@ -150,8 +151,9 @@ def decode(raw: bytes, file: str) -> tuple[str, Diagnostic | None]:
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
         col = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
-        return "", Diagnostic("RK002", "error", "this file is not UTF-8 text (is it binary, or saved in another encoding such as GBK?)",
-                              file, line, col, line, col + 1, hint="save the file as UTF-8")
+        return "", Diagnostic.of(R.NOT_UTF8,
+                                 "this file is not UTF-8 text (is it binary, or saved in another encoding such as GBK?)",
+                                 file, line, col, line, col + 1, hint="save the file as UTF-8")
 
 
 def parse_yaml(text: str, file: str = "<yaml>") -> tuple[Located | None, list[Diagnostic]]:
@@ -165,15 +167,15 @@ def parse_yaml(text: str, file: str = "<yaml>") -> tuple[Located | None, list[Di
         data = builder.convert(node, ())
     except _Problem as err:
         line, col = err.mark.line + 1, err.mark.column + 1
-        return None, [Diagnostic(err.code, "error", err.message, file, line, col, line, col + 1, err.hint)]
+        return None, [Diagnostic.of(err.code, err.message, file, line, col, line, col + 1, err.hint)]
     except yaml.MarkedYAMLError as err:
         return None, [_syntax(err, text, file)]
     except yaml.reader.ReaderError as err:
         return None, [_reader_problem(err, text, file)]
     except yaml.YAMLError as err:
-        return None, [Diagnostic("RK001", "error", f"YAML cannot read this file: {err}", file, 1, 1, 1, 2)]
+        return None, [Diagnostic.of(R.YAML_SYNTAX, f"YAML cannot read this file: {err}", file, 1, 1, 1, 2)]
     except RecursionError:
-        return None, [Diagnostic("RK001", "error", "this file is nested too deeply", file, 1, 1, 1, 2)]
+        return None, [Diagnostic.of(R.YAML_SYNTAX, "this file is nested too deeply", file, 1, 1, 1, 2)]
     finally:
         if loader is not None:
             loader.dispose()
@@ -185,7 +187,7 @@ def parse_yaml(text: str, file: str = "<yaml>") -> tuple[Located | None, list[Di
 class _Problem(Exception):
     """A value YAML can parse but rulekit will not take; carries its own plain message."""
 
-    def __init__(self, message: str, mark, code: str = "RK001", hint: str | None = None):
+    def __init__(self, message: str, mark, code: R = R.YAML_SYNTAX, hint: str | None = None):
         super().__init__(message)
         self.message = message
         self.mark = mark
@@ -238,11 +240,11 @@ class _Size:
         what = (f"more than {MAX_VALUES:,} values (the limit `yaml_values`)" if self.values > MAX_VALUES
                 else f"more than {MAX_BYTES:,} characters of text (the limit `file_size`)")
         if alias is None:
-            raise _Problem(f"this file holds {what}", mark, "RK017", "split its cards into several files")
+            raise _Problem(f"this file holds {what}", mark, R.FILE_TOO_LARGE, "split its cards into several files")
         repeats = (f"a text of {size[1]:,} characters" if size[0] == 1
                    else f"{size[0]:,} values ({size[1]:,} characters of text)")
         raise _Problem(f"the alias *{alias} repeats {repeats}: written out, this file would hold {what}",
-                       mark, "RK017", _TOO_BIG_HINT)
+                       mark, R.FILE_TOO_LARGE, _TOO_BIG_HINT)
 
 
 class _Loader(yaml.SafeLoader):
@@ -329,7 +331,7 @@ class _Builder:
         if node.tag not in _PLAIN_TAGS:
             raise _Problem(f"the YAML tag '{node.tag}' is not allowed in content", node.start_mark)
         if isinstance(node, SequenceNode):
-            return [self.convert(item, path + (i,), node.start_mark.column) for i, item in enumerate(node.value)]
+            return [self.convert(item, (*path, i), node.start_mark.column) for i, item in enumerate(node.value)]
         if isinstance(node, MappingNode):
             return self.mapping(node, path)
         return None
@@ -353,16 +355,16 @@ class _Builder:
                 self.duplicate(key, key_node, first[key])
                 continue
             first[key] = key_node
-            self.keys[path + (key,)] = _span(key_node)
-            out[key] = self.convert(value_node, path + (key,), key_node.start_mark.column)
+            self.keys[(*path, key)] = _span(key_node)
+            out[key] = self.convert(value_node, (*path, key), key_node.start_mark.column)
         return out
 
     def duplicate(self, key: str, node: Node, first: Node) -> None:
         sp = _span(node)
-        self.diags.append(Diagnostic("RK003", "error",
-                                     f"'{key}' is given twice in this mapping (first on line {first.start_mark.line + 1})",
-                                     self.file, sp.line, sp.col, sp.end_line, sp.end_col,
-                                     hint="keep one of the two; YAML would silently use only one"))
+        self.diags.append(Diagnostic.of(R.DUPLICATE_KEY,
+                                        f"'{key}' is given twice in this mapping (first on line {first.start_mark.line + 1})",
+                                        self.file, sp.line, sp.col, sp.end_line, sp.end_col,
+                                        hint="keep one of the two; YAML would silently use only one"))
 
     def scalar_info(self, node: ScalarNode, key_col: int) -> ValueInfo:
         sp = _span(node)
@@ -447,7 +449,7 @@ def _syntax(err: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
     if found:
         message, hint = found[0][1], found[0][2]
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-    return Diagnostic("RK001", "error", message, file, line, col, line, col + 1, hint=hint)
+    return Diagnostic.of(R.YAML_SYNTAX, message, file, line, col, line, col + 1, hint=hint)
 
 
 def _full_width_sign(err: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic | None:
@@ -463,9 +465,9 @@ def _full_width_sign(err: yaml.MarkedYAMLError, text: str, file: str) -> Diagnos
         if not found:
             continue
         col, ch = min(found)
-        return Diagnostic("RK001", "error", f"a full-width '{ch}': YAML reads only the half-width '{_FULL_WIDTH_SIGNS[ch]}'",
-                          file, mark.line + 1, col + 1, mark.line + 1, col + 2,
-                          hint=f"write '{_FULL_WIDTH_SIGNS[ch]}' (followed by a space after a field name), "
+        return Diagnostic.of(R.YAML_SYNTAX, f"a full-width '{ch}': YAML reads only the half-width '{_FULL_WIDTH_SIGNS[ch]}'",
+                             file, mark.line + 1, col + 1, mark.line + 1, col + 2,
+                             hint=f"write '{_FULL_WIDTH_SIGNS[ch]}' (followed by a space after a field name), "
                                "switching the keyboard to half-width punctuation")
     return None
 
@@ -475,5 +477,5 @@ def _reader_problem(err: yaml.reader.ReaderError, text: str, file: str) -> Diagn
     line = text.count("\n", 0, pos) + 1
     col = pos - (text.rfind("\n", 0, pos) + 1) + 1
     ch = err.character if isinstance(err.character, str) else chr(err.character)
-    return Diagnostic("RK002", "error", f"this file contains a control character (U+{ord(ch):04X}); is it a text file?",
-                      file, line, col, line, col + 1, hint="save it as plain UTF-8 text")
+    return Diagnostic.of(R.NOT_UTF8, f"this file contains a control character (U+{ord(ch):04X}); is it a text file?",
+                         file, line, col, line, col + 1, hint="save it as plain UTF-8 text")

@@ -1,11 +1,16 @@
-"""Diagnostic values: a problem found in content, with its code, severity and exact position."""
+"""Diagnostic values: a problem found in content, with its code, severity and exact position.
+
+A check makes one with `Diagnostic.of(R.EMPTY_CHOICE, message, file, line, col, ...)`: the rule's
+code and severity come from the table (rulekit.diagnostics.codes), never from the check.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-SEVERITIES = ("error", "warning", "info")
-FILE_CODES = ("RK016", "RK017")        # problems of a file as such, numbered after the RK00x ones
+from rulekit.diagnostics.codes import CAUSES, R, rule
+from rulekit.diagnostics.codes import SEVERITIES as SEVERITIES
 
 
 @dataclass(frozen=True)
@@ -22,15 +27,22 @@ class Diagnostic:
     end_col: int = 0
     hint: str | None = None
 
+    @classmethod
+    def of(cls, code: R | str, message: str, file: str = "", line: int = 0, col: int = 0, end_line: int = 0,
+           end_col: int = 0, hint: str | None = None) -> Diagnostic:
+        """A problem of a rule, with the rule's code and severity. A code given as a string ("RK223", as
+        modules not yet converted write it) is looked up in the table: one no rule has is a ValueError."""
+        r = rule(code)
+        return cls(r.code, r.severity, message, file, line, col, end_line, end_col, hint)
+
     def at(self, file: str) -> Diagnostic:
         return replace(self, file=file)
 
-    def sort_key(self):
-        """Causes first: the problems of files and folders as such (RK0xx below RK010, and the
+    def sort_key(self) -> tuple[bool, str, int, int, str, str]:
+        """Causes first: the problems of files and folders as such (codes.CAUSES: RK00x, and the
         links and sizes of RK016 and RK017), which can leave cards unknown and so explain later
         problems; then each file's, in order."""
-        cause = self.code.startswith("RK00") or self.code in FILE_CODES
-        return (not cause, self.file, self.line, self.col, self.code, self.message)
+        return (self.code not in CAUSES, self.file, self.line, self.col, self.code, self.message)
 
 
 class ContentError(Exception):
@@ -47,7 +59,7 @@ def concise(d: Diagnostic) -> str:
     return f"{where}: {d.code} {d.message}{hint}"
 
 
-def nearest(word: str, known) -> str | None:
+def nearest(word: str, known: Iterable[str]) -> str | None:
     """The known word `word` is a slip of the pen for, or None.
 
     Only a typo counts: one letter wrong, missing, extra or two swapped (two for words of 7

@@ -1,6 +1,6 @@
 """The lint cache: each file's own check results, as plain JSON values, keyed by its bytes and by the rulekit that checked it.
 
-Only per-file work is kept (engine.FileFacts); the folder checks run on every lint, so a
+Only per-file work is kept (stage 1 of the loader: loader.FileFacts); the folder checks run on every lint, so a
 change in one card can never leave a stale message about another. A key is the sha256 of
 the rulekit fingerprint, the file's path as given and its bytes: any change to a file, to
 rulekit's code, grammar, vocabulary or schemas makes a fresh key.
@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Any
 
 import rulekit
-from rulekit.content import loader
+from rulekit.content.checks import KIND_FOLDERS, Draft
+from rulekit.content.loader import (EffectResult, FileFacts, RulesFacts, Source, card_file_facts, root_of,
+                                    rules_file_facts)
 from rulekit.content.schema import validate
 from rulekit.content.yamlpos import Located, Span, ValueInfo
-from rulekit.language.checker import CODES
+from rulekit.diagnostics.codes import CODES
 from rulekit.language.diagnostics import SEVERITIES, Diagnostic
 from rulekit.language.parser import parse_expression
-from rulekit.lint.engine import Checked, FileFacts, RulesFacts, Source, card_file_facts, rules_file_facts, slim
 
 CACHE_ENV = "RULEKIT_CACHE_DIR"
 _STORE = "lint-files.json"
@@ -130,7 +131,7 @@ class CachedSource(Source):
     def _store_for(self, path: Path) -> Store | None:
         if not self.use_cache:
             return None
-        directory = cache_dir(loader._root_of(path))
+        directory = cache_dir(root_of(path))
         if directory is None:
             return None
         if directory not in self.stores:
@@ -141,7 +142,8 @@ class CachedSource(Source):
         store = self._store_for(path)
         if store is None:
             return compute()
-        key = hashlib.sha256(b"\0".join([fingerprint().encode(), kind.encode(), file.encode("utf-8", "surrogateescape"), raw])).hexdigest()
+        parts = [fingerprint().encode(), kind.encode(), file.encode("utf-8", "surrogateescape"), raw]
+        key = hashlib.sha256(b"\0".join(parts)).hexdigest()
         value = store.get(file, key, lambda v: decode(v, file))
         if value is None:       # not cached, or an entry that is not what rulekit writes: check, and replace it
             value = compute()
@@ -150,7 +152,7 @@ class CachedSource(Source):
 
     def card_facts(self, path: Path, raw: bytes, kind: str | None, file: str) -> FileFacts:
         return self._cached(path, raw, file, kind or "-", lambda: card_file_facts(raw, kind, file),
-                            lambda facts: _file_facts(slim(facts)), _read_file_facts)
+                            lambda facts: _file_facts(facts.slim()), _read_file_facts)
 
     def rules_facts(self, path: Path, raw: bytes, file: str) -> RulesFacts:
         return self._cached(path, raw, file, "rules", lambda: rules_file_facts(raw, file), _rules_facts,
@@ -205,17 +207,17 @@ def _read_diag(v: Any, file: str) -> Diagnostic:
     return d
 
 
-def _checked(c: Checked) -> dict:
+def _checked(c: EffectResult) -> dict:
     return {"diags": [_diag(d) for d in c.diags], "refs": sorted([kind, ref] for kind, ref in c.refs)}
 
 
-def _read_checked(v: Any, file: str) -> Checked:
+def _read_checked(v: Any, file: str) -> EffectResult:
     _need(isinstance(v, dict))
     refs = []
     for pair in _list(v.get("refs")):
         kind, ref = _list(pair)
         refs.append((_str(kind), _str(ref)))
-    return Checked(tuple(_read_diag(d, file) for d in _list(v.get("diags"))), frozenset(refs))
+    return EffectResult(tuple(_read_diag(d, file) for d in _list(v.get("diags"))), frozenset(refs))
 
 
 def _span(s: Span) -> list:
@@ -255,18 +257,18 @@ def _read_located(v: Any, file: str) -> Located:
     return Located(v.get("data"), file, values, keys)
 
 
-def _draft(d) -> dict:
+def _draft(d: Draft) -> dict:
     return {"kind": d.kind, "loc": _located(d.loc), "file": d.file, "valid": d.valid, "when": d.when is not None}
 
 
-def _read_draft(v: Any, file: str):
+def _read_draft(v: Any, file: str) -> Draft:
     """A draft as the loader makes one: a mapping of fields from this file; a valid one has a kind,
     an id and a name, and fields the schema allows (the folder checks build cards from them)."""
     _need(isinstance(v, dict) and isinstance(v.get("valid"), bool) and isinstance(v.get("when"), bool)
           and v.get("file") == file)
     kind = v.get("kind")
-    _need(kind is None or kind in loader.KIND_FOLDERS.values())
-    draft = loader._Draft(kind, _read_located(v.get("loc"), file), file, valid=v["valid"])
+    _need(kind is None or kind in KIND_FOLDERS.values())
+    draft = Draft(kind, _read_located(v.get("loc"), file), file, valid=v["valid"])
     _need(isinstance(draft.data, dict))
     _need(not draft.valid or (kind is not None and draft.id is not None and draft.name is not None
                               and not validate(draft.loc, kind)))
@@ -274,7 +276,7 @@ def _read_draft(v: Any, file: str):
         # The condition is parsed again rather than stored: the cache holds only plain values.
         text = draft.data.get("when")
         _need(isinstance(text, str))
-        draft.when, _ = parse_expression(text, draft.loc.origin(("when",)))
+        draft.when, _ = parse_expression(str(text), draft.loc.origin(("when",)))
         _need(draft.when is not None)
     return draft
 

@@ -197,7 +197,8 @@ def _show_full(report) -> None:
 @click.command(cls=Command)
 @click.argument("code", required=False)
 def rule(code: str | None) -> None:
-    """解释一个诊断代码，如 RK101（不给 CODE 则列出全部） / Explain a diagnostic code, such as RK101 (without CODE: list every code)."""
+    """解释一个诊断代码，如 RK101（不给 CODE 则列出全部） / Explain a diagnostic code, such as RK101 (without CODE: list every
+    code)."""
     if code is None:
         width = max(len(r.severity) for r in RULES.values())
         for r in RULES.values():

@@ -1,4 +1,4 @@
-"""docs/lint-rules.md, generated from the rule registry: `python -m rulekit.lint.docs` rewrites it."""
+"""docs/lint-rules.md, generated from the rules table and its texts: `python -m rulekit.lint.docs` rewrites it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rulekit.lint.rules import RULES
 DOC_PATH = Path("docs") / "lint-rules.md"
 
 _INTRO = """\
-<!-- Generated from rulekit/lint/rules.py by `python -m rulekit.lint.docs`; do not edit by hand. -->
+<!-- Generated from rulekit/diagnostics/ (codes.py, texts.py) by `python -m rulekit.lint.docs`; do not edit by hand. -->
 # rulekit lint — every diagnostic code
 
 `rulekit lint` checks the content folder and prints each problem as
@@ -38,7 +38,7 @@ def markdown() -> str:
 
 
 def main() -> None:
-    """`python -m rulekit.lint.docs [PATH]` rewrites docs/lint-rules.md (or PATH) from the registry."""
+    """`python -m rulekit.lint.docs [PATH]` rewrites docs/lint-rules.md (or PATH) from the table."""
     if len(sys.argv) > 1 and sys.argv[1].startswith("-"):
         print(main.__doc__)
         return

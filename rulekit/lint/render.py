@@ -6,6 +6,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 from urllib.parse import quote
 
 from rulekit.language.diagnostics import Diagnostic
@@ -167,7 +168,7 @@ def as_sarif(diagnostics: Sequence[Diagnostic], rules: Sequence, version: str) -
         if region:
             location["region"] = region
         text = d.message + (f"\nhelp: {d.hint}" if d.hint else "")
-        result = {"ruleId": d.code, "level": _SARIF_LEVEL.get(d.severity, "error"),
+        result: dict[str, Any] = {"ruleId": d.code, "level": _SARIF_LEVEL.get(d.severity, "error"),
                   "message": {"text": text}, "locations": [{"physicalLocation": location}]}
         if d.code in index:
             result["ruleIndex"] = index[d.code]

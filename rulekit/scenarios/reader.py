@@ -12,20 +12,11 @@ from rulekit.content.model import Card, Content
 from rulekit.content.rules import merge_rules, read_rules
 from rulekit.content.yamlpos import Located, Span, read_yaml
 from rulekit.core import board as B
+from rulekit.diagnostics import R
 from rulekit.language.checker import Checked
 from rulekit.language.diagnostics import ContentError, Diagnostic, nearest
 from rulekit.scenarios.board_text import parse_board
 from rulekit.scenarios.schema import diag, field_name, validate_scenario
-
-# Problems only a scenario can have (the YAML, schema and card codes are the content's RK codes).
-CODES: dict[str, str] = {
-    "SC001": "the board text is malformed",
-    "SC002": "a player who is not at this table",
-    "SC003": "a card named more times than the game has copies of it",
-    "SC004": "a start value outside its track's range",
-    "SC005": "a scripted answer of a form no question takes",
-    "SC006": "an expectation about a cell that does not exist at this table",
-}
 
 SEATS = ("P1", "P2", "P3", "P4")
 KIND_WORDS = {"policy": "policy card", "event": "event", "advisor": "advisor", "combo": "combo"}
@@ -86,7 +77,7 @@ class Expectation:
     """One expectation: subject is a seat (0-based), 'cell' or 'game'."""
 
     subject: Any
-    name: str
+    name: str | tuple[int, int]     # a cell's (row, column)
     want: Any
     span: Span
     label: str
@@ -149,9 +140,11 @@ def read_scenario(path: str | Path, file: str, source: ContentSource) -> tuple[S
     if not isinstance(loc.data, dict):
         span = loc.span(())
         what = "empty" if loc.data is None else f"a {type(loc.data).__name__}"
-        return None, "", [diag("RK010", f"a scenario file is one mapping (scenario:, setup:, steps:, expect:), but this one is {what}",
+        return None, "", [diag(R.WRONG_VALUE,
+                               f"a scenario file is one mapping (scenario:, setup:, steps:, expect:), but this one is {what}",
                                loc, span or Span(1, 1, 1, 2))]
-    name = loc.data.get("scenario") if isinstance(loc.data.get("scenario"), str) else ""
+    given = loc.data.get("scenario")
+    name = given if isinstance(given, str) else ""
     diags = validate_scenario(loc)
     if diags:
         return None, name, sorted(diags, key=Diagnostic.sort_key)
@@ -184,7 +177,7 @@ class _Reader:
         self.diags: list[Diagnostic] = []
         self.players = 4
 
-    def report(self, code: str, message: str, path, hint: str | None = None, key: bool = False) -> None:
+    def report(self, code: R, message: str, path, hint: str | None = None, key: bool = False) -> None:
         span = self.loc.key_span(tuple(path)) if key else self.loc.span(tuple(path))
         self.diags.append(diag(code, message, self.loc, span, hint))
 
@@ -240,14 +233,14 @@ class _Reader:
             return card
         other = self.content.lookup(ref)
         if other is not None:
-            self.report("RK224", f"'{ref}' is {_article(other.kind)}, not {_article(kind)}", path,
+            self.report(R.UNKNOWN_CARD, f"'{ref}' is {_article(other.kind)}, not {_article(kind)}", path,
                         hint=f"{field_name(path[:-1] if isinstance(path[-1], int) else path)} takes {KIND_WORDS[kind]}s")
             return None
         known = [x for c in self.content.of_kind(kind) for x in (c.id, c.name)]
         guess = nearest(ref, known)
         message = f"unknown {KIND_WORDS[kind]} '{ref}'" + (f" — did you mean '{guess}'?" if guess else "")
         hint = None if guess else f"{KIND_WORDS[kind]}s: " + ", ".join(c.id for c in self.content.of_kind(kind))
-        self.report("RK224", message, path, hint=hint)
+        self.report(R.UNKNOWN_CARD, message, path, hint=hint)
         return None
 
     def cards(self, refs: list[str], kind: str, path) -> list[Card]:
@@ -261,7 +254,7 @@ class _Reader:
     def seat(self, label: str, path, key: bool = False) -> int | None:
         seat = SEATS.index(label)
         if seat >= self.players:
-            self.report("SC002", f"{label} is not at this {self.players}-player table", path, key=key,
+            self.report(R.SEAT_NOT_AT_TABLE, f"{label} is not at this {self.players}-player table", path, key=key,
                         hint=f"players: {', '.join(SEATS[:self.players])}")
             return None
         return seat
@@ -279,10 +272,11 @@ class _Reader:
             span = self.span(path)
             first, indent = span.line, span.col - 1
         cells, problems = parse_board(text, self.players, first, indent)
-        hint_block = None if info is not None and info.style == "|" else "write the board as a block: `board: |` and the 10 rows below it"
+        hint_block = (None if info is not None and info.style == "|"
+                      else "write the board as a block: `board: |` and the 10 rows below it")
         for p in problems:
-            self.diags.append(Diagnostic("SC001", "error", p.message, self.loc.file, p.line, p.col, p.line,
-                                         p.col + p.width, p.hint or hint_block))
+            self.diags.append(Diagnostic.of(R.BOARD_TEXT_MALFORMED, p.message, self.loc.file, p.line, p.col, p.line,
+                                            p.col + p.width, p.hint or hint_block))
         return cells
 
     def seats(self, setup: dict, rules: dict) -> dict[int, SeatSetup]:
@@ -301,7 +295,8 @@ class _Reader:
                 if name in bounds:
                     lo, hi = bounds[name]
                     if (lo is not None and value < lo) or (hi is not None and value > hi):
-                        self.report("SC004", f"{label} {name} {value} is outside its range {_range(lo, hi)}", (*path, name))
+                        self.report(R.START_OUT_OF_RANGE, f"{label} {name} {value} is outside its range {_range(lo, hi)}",
+                                    (*path, name))
                     s.tracks[name] = value
             if "advisor" in given:
                 s.advisor = self.card(given["advisor"], "advisor", (*path, "advisor"))
@@ -317,8 +312,8 @@ class _Reader:
         seen: set[str] = set()
         for i, c in enumerate(cards):
             if c.id in seen:
-                self.report("RK224", f"{label}'s tableau lists {c.label} twice; a tableau never holds two cards of one name",
-                            (*path, i))
+                self.report(R.UNKNOWN_CARD,
+                            f"{label}'s tableau lists {c.label} twice; a tableau never holds two cards of one name", (*path, i))
             seen.add(c.id)
 
     def copies(self, seats: dict[int, SeatSetup], setup: dict) -> None:
@@ -336,7 +331,7 @@ class _Reader:
         for places in named.values():
             card = places[0][0]
             if len(places) > card.copies:
-                self.report("SC003", f"{card.label} is named {_times(len(places))}, but the game has "
+                self.report(R.MORE_COPIES_THAN_THE_GAME, f"{card.label} is named {_times(len(places))}, but the game has "
                                      f"{card.copies} cop{'y' if card.copies == 1 else 'ies'} of it", places[card.copies][1],
                             hint="every card stays in exactly one place")
 
@@ -400,15 +395,16 @@ class _Reader:
             return self.action(raw[0], raw[1:], path)
         if isinstance(raw, dict) and len(raw) == 1 and next(iter(raw)) in ACTION_WORDS:
             word, arg = next(iter(raw.items()))
-            args = arg if word == "relocate" and isinstance(arg, list) and len(arg) == 2 and all(isinstance(a, list) for a in arg) else [arg]
+            pair = word == "relocate" and isinstance(arg, list) and len(arg) == 2 and all(isinstance(a, list) for a in arg)
+            args = arg if pair else [arg]
             return self.action(word, args, (*path, word))
         cell = _cell(raw)
         if cell is not None:
             return "cell", cell
         if isinstance(raw, list) and len(raw) == 2 and all(isinstance(x, int) for x in raw):
-            self.report("SC005", f"{_shown(raw)} is not a cell: rows and columns go from 0 to 9", path)
+            self.report(R.ANSWER_OF_NO_FORM, f"{_shown(raw)} is not a cell: rows and columns go from 0 to 9", path)
             return None
-        self.report("SC005", f"{_shown(raw)} is not an answer", path,
+        self.report(R.ANSWER_OF_NO_FORM, f"{_shown(raw)} is not an answer", path,
                     hint="an answer is a number, yes/no, a cell [r, c], a card, a player such as P2, pass, done, none, "
                          "or an action such as [bury, [0, 1]], [relocate, [0, 0], [0, 1]], [switch, 生命维持系统]")
         return None
@@ -418,13 +414,13 @@ class _Reader:
             if len(args) == 1 and isinstance(args[0], str):
                 card = self.card(args[0], "policy", path)
                 return None if card is None else ("action", (word, card.id))
-            self.report("SC005", f"[{word}, …] takes one card, such as [{word}, 医院扩容]", path)
+            self.report(R.ANSWER_OF_NO_FORM, f"[{word}, …] takes one card, such as [{word}, 医院扩容]", path)
             return None
         cells = [_cell(a) for a in args]
         need = 1 if word == "bury" else 2
         if len(cells) != need or None in cells:
             example = "[bury, [0, 1]]" if word == "bury" else "[relocate, [0, 0], [0, 1]] (from, to)"
-            self.report("SC005", f"{word} takes {need} cell{'s' if need > 1 else ''}, such as {example}", path)
+            self.report(R.ANSWER_OF_NO_FORM, f"{word} takes {need} cell{'s' if need > 1 else ''}, such as {example}", path)
             return None
         return "action", (word, *cells)
 
@@ -434,7 +430,8 @@ class _Reader:
             return card
         known = [*ANSWER_WORDS, *ACTION_WORDS, *SEATS, *(x for c in self.content.cards for x in (c.id, c.name))]
         guess = nearest(ref, known)
-        self.report("RK224", f"'{ref}' is neither a card nor an answer word" + (f" — did you mean '{guess}'?" if guess else ""),
+        self.report(R.UNKNOWN_CARD,
+                    f"'{ref}' is neither a card nor an answer word" + (f" — did you mean '{guess}'?" if guess else ""),
                     path, hint="answer words: pass, done, none, yes, no")
         return None
 
@@ -458,9 +455,11 @@ class _Reader:
             elif key in ("game_over", "round"):
                 out.append(Expectation("game", key, want if key == "game_over" else _compare(want), span, key))
             else:
-                r, c = (int(x) for x in CELL_KEY.fullmatch(key).groups())
+                cell = CELL_KEY.fullmatch(key)
+                assert cell is not None            # the schema admits only these keys
+                r, c = (int(x) for x in cell.groups())
                 if B.geometry(self.players).owner[B.idx(r, c)] < 0:
-                    self.report("SC006", f"({r}, {c}) has no cell at a {self.players}-player table", path, key=True)
+                    self.report(R.NO_SUCH_CELL, f"({r}, {c}) has no cell at a {self.players}-player table", path, key=True)
                     continue
                 out.append(Expectation("cell", (r, c), want, span, f"cell ({r}, {c})"))
         return out
@@ -476,7 +475,9 @@ class _Reader:
 def _compare(value: Any) -> Compare:
     if isinstance(value, int):
         return Compare("==", value)
-    op, n = COMPARISON.fullmatch(value).groups()
+    match = COMPARISON.fullmatch(value)
+    assert match is not None                 # the schema admits only these
+    op, n = match.groups()
     return Compare("==" if op in (None, "=") else op, int(n))
 
 

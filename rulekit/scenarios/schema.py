@@ -13,6 +13,7 @@ from jsonschema.exceptions import ValidationError
 from rulekit import registry
 from rulekit.content.schema import shown
 from rulekit.content.yamlpos import Located, Span
+from rulekit.diagnostics import R
 from rulekit.language.diagnostics import Diagnostic, nearest
 
 
@@ -53,10 +54,10 @@ def field_name(path) -> str:
     return out or "the file"
 
 
-def diag(code: str, message: str, loc: Located, span: Span | None, hint: str | None = None) -> Diagnostic:
+def diag(code: R, message: str, loc: Located, span: Span | None, hint: str | None = None) -> Diagnostic:
     if span is None:
-        return Diagnostic(code, "error", message, loc.file, hint=hint)
-    return Diagnostic(code, "error", message, loc.file, span.line, span.col, span.end_line, span.end_col, hint)
+        return Diagnostic.of(code, message, loc.file, hint=hint)
+    return Diagnostic.of(code, message, loc.file, span.line, span.col, span.end_line, span.end_col, hint)
 
 
 def _explain(err: ValidationError, loc: Located) -> list[Diagnostic]:
@@ -68,16 +69,16 @@ def _explain(err: ValidationError, loc: Located) -> list[Diagnostic]:
         span = loc.span(path)
         what = "a scenario file needs `scenario:` (its name) first" if "scenario" in missing and not path \
             else f"{field_name(path)} needs " + " and ".join(f"`{k}:`" for k in missing)
-        return [diag("RK012", what, loc, span and Span(span.line, span.col, span.line, span.col + 1))]
+        return [diag(R.MISSING_FIELD, what, loc, span and Span(span.line, span.col, span.line, span.col + 1))]
     if err.validator in ("minProperties", "maxProperties") and len(path) == 2 and path[0] == "steps":
-        return [diag("RK010", f"{field_name(path)} must be one of play, phase, step, event or round, one per list item",
+        return [diag(R.WRONG_VALUE, f"{field_name(path)} must be one of play, phase, step, event or round, one per list item",
                      loc, loc.span(path), "write each step on its own line starting with '- ', such as `- phase: treatment`")]
     description = _description(err)
     if description:
         message = f"{field_name(path)} must be {description}, got {shown(err.instance)}"
     else:
         message = f"{field_name(path)}: {err.message}"
-    return [diag("RK010", message, loc, loc.span(path), _value_hint(err.instance, description or ""))]
+    return [diag(R.WRONG_VALUE, message, loc, loc.span(path), _value_hint(err.instance, description or ""))]
 
 
 def _description(err: ValidationError) -> str | None:
@@ -111,14 +112,14 @@ def _unknown_keys(err: ValidationError, loc: Located, path: tuple) -> list[Diagn
     cells = bool(err.schema.get("patternProperties"))
     out = []
     for key in sorted(str(k) for k in err.instance if k not in known):
-        span = loc.key_span(path + (key,))
+        span = loc.key_span((*path, key))
         where = "the file" if not path else field_name(path)
         if cells and key.replace(" ", "").startswith("cell"):
-            out.append(diag("RK011", f"'{key}' is not a cell expectation", loc, span,
+            out.append(diag(R.UNKNOWN_FIELD, f"'{key}' is not a cell expectation", loc, span,
                             "write a cell as `cell (r, c)`, row and column from 0 to 9, such as `cell (0, 0)`"))
             continue
         guess = nearest(key, known)
         message = f"unknown key '{key}' in {where}" + (f" — did you mean '{guess}'?" if guess else "")
         hint = "keys: " + ", ".join(known) + (", cell (r, c)" if cells else "")
-        out.append(diag("RK011", message, loc, span, hint))
+        out.append(diag(R.UNKNOWN_FIELD, message, loc, span, hint))
     return out
