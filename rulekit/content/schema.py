@@ -134,9 +134,11 @@ def _value_hint(value: Any, description: str) -> str | None:
 
 
 def _unknown_fields(err: ValidationError, loc: Located, name: str, path: tuple) -> list[Diagnostic]:
-    known = list(err.schema.get("properties", {}))
+    sch: Any = err.schema                # jsonschema types these loosely; here they are the object and its schema
+    instance: Any = err.instance
+    known = list(sch.get("properties", {}))
     out = []
-    for key in sorted(k for k in err.instance if k not in known):
+    for key in sorted(k for k in instance if k not in known):
         key = str(key)
         owners = [k for k in ("advisor", "policy", "event", "combo")
                   if k != name and not path and key in schema(k)["properties"]]
@@ -158,10 +160,13 @@ def _missing_fields(err: ValidationError, loc: Located, name: str, path: tuple) 
         span = Span(span.line, span.col, span.line, span.col + 1)
     out = []
     # A missing field that an unknown field is a misspelling of is reported once, as that misspelling (RK011).
-    known = [k for k in (err.schema.get("properties", {}) if isinstance(err.schema, dict) else {})]
-    misspelt = {nearest(str(k), known) for k in err.instance if k not in known}
-    for key in err.validator_value:
-        if key in err.instance or key in misspelt:
+    sch: Any = err.schema
+    instance: Any = err.instance
+    required: Any = err.validator_value
+    known = [k for k in (sch.get("properties", {}) if isinstance(sch, dict) else {})]
+    misspelt = {nearest(str(k), known) for k in instance if k not in known}
+    for key in required:
+        if key in instance or key in misspelt:
             continue
         if key == "effect":
             msg, hint = "this card has no `effect:`", "write its effect, or mark the card `status: tbd`"
