@@ -76,7 +76,7 @@ class SeatState:
         self.money = start["money"]
         self.hand: list = []
         self.tableau: list[Entry] = []
-        self.advisor = None
+        self.advisor: Any = None
         self.unlocked = 1
         self.out = False
         self.out_reason: str | None = None
@@ -184,8 +184,8 @@ class GameState:
         self.discards: dict[int, list] = {1: [], 2: [], 3: []}
         self.event_deck: list = []
         self.history: list = []
-        self.current_event = None
-        self.last_event = None
+        self.current_event: Any = None
+        self.last_event: Any = None
         self.offers: list[tuple[int, Any]] = []     # the exchange's market: (owner, card) face up
         self.advisor_deck: list = []
         self.out_of_game: list = []
@@ -263,7 +263,7 @@ class GameState:
     def from_json(cls, d: dict, content) -> GameState:
         card = lambda ref: None if ref is None else _card(content, ref)
         cards = lambda refs: [_card(content, r) for r in refs]
-        g = cls.__new__(cls)
+        g = GameState.__new__(GameState)
         g.players, g.seed = d["players"], d["seed"]
         g.rng = random.Random()
         version, internal, gauss = d["rng"]
