@@ -88,7 +88,7 @@ def _extensions() -> tuple[list, list[str]]:
         if "egg_info" in sys.argv or "dist_info" in sys.argv:
             return [], [MYPY]
         raise SystemExit(f"RULEKIT_COMPILE=1 needs mypyc, which comes with mypy: pip install '{MYPY}' (or build "
-                         "with pip's build isolation, which installs it)")
+                         "with pip's build isolation, which installs it)") from None
     info = _build_info()
     paths = [str(p.relative_to(HERE)) for p in info.source_paths(HERE / "rulekit")]
     opt = os.environ.get("RULEKIT_COMPILE_OPT", "3")

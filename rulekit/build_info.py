@@ -32,6 +32,12 @@ BUILD_ENV = "RULEKIT_COMPILE"                  # set to 1 when installing: build
 
 # The modules the compiled build compiles: the core (state, board, phases, the decision loop), the effect
 # runtime that generated card code calls, and the agents' hot paths. Left out on purpose:
+#   rulekit.core.state     clone() and from_json() make GameState, SeatState and Entry with Cls.__new__(Cls) and
+#                          fill them in; a native class's __new__ runs __init__, so both would fail (as would
+#                          copy.deepcopy and pickle of a state). Compile it once they are built through a
+#                          constructor, and its None-first attributes (advisor, current_event) are annotated.
+#   rulekit.agents.base    RandomAgent: users subclass and pickle choosers; native classes allow neither, and
+#                          it is two lines of work a decision.
 #   rulekit.core.result    GameResult crosses processes (`playtest --jobs`); a compiled instance pickles but
 #                          cannot be unpickled by a pure-Python parent, and nothing in it is hot.
 #   rulekit.core.errors    exceptions cross processes and are raised and caught by user code.
@@ -51,7 +57,6 @@ COMPILED: tuple[str, ...] = (
     "rulekit.core.default",
     "rulekit.core.game",
     "rulekit.core.rules",
-    "rulekit.core.state",
     "rulekit.core.table",
     "rulekit.core.phases",
     "rulekit.core.phases.actions",
@@ -64,7 +69,6 @@ COMPILED: tuple[str, ...] = (
     "rulekit.core.phases.spread",
     "rulekit.core.phases.treatment",
     "rulekit.interpreter.runtime",
-    "rulekit.agents.base",
 )
 GROUP = "rulekit"                              # mypyc's shared library: rulekit__mypyc.<suffix> beside the package
 
@@ -94,13 +98,21 @@ def extension_of(module: str, root: Path = ROOT) -> Path | None:
     return None
 
 
+def python_sources(root: Path = ROOT) -> list[Path]:
+    """Every .py of the package: compiled code takes the types of what it calls from all of them."""
+    return sorted((p for p in root.rglob("*.py") if "__pycache__" not in p.parts), key=lambda p: p.as_posix())
+
+
 def manifest_for(root: Path, extensions: dict[str, Path], compiler: str) -> dict:
-    """The record a build writes: what each extension was compiled from."""
+    """The record a build writes: what each extension was compiled from, and the sources it was typed against."""
+    compiled = {source_path(m, root) for m in extensions}
     return {
         "compiler": compiler,
         "python": sys.implementation.cache_tag,
         "modules": {m: {"source_sha256": sha256(source_path(m, root)), "extension": extensions[m].name,
                         "extension_bytes": extensions[m].stat().st_size} for m in COMPILED if m in extensions},
+        "typed_against": {p.relative_to(root.parent).as_posix(): sha256(p) for p in python_sources(root)
+                          if p not in compiled},
     }
 
 
@@ -143,7 +155,8 @@ def inspect_build(root: Path = ROOT) -> Status:
         compiler = str(record.get("compiler", "mypyc"))
     except (OSError, ValueError, KeyError, TypeError):
         return Status("stale", modules=sorted(present),
-                      problems=[f"{record_path.name} is missing or unreadable, so nothing says what the extensions were built from"])
+                      problems=[f"{record_path.name} is missing or unreadable, so nothing says what the extensions "
+                                "were built from"])
     problems = []
     for m in COMPILED:
         ext = present.get(m)
@@ -159,6 +172,12 @@ def inspect_build(root: Path = ROOT) -> Status:
             problems.append(f"{ext.name} is not the file the build produced")
         elif sha256(source_path(m, root)) != entry.get("source_sha256"):
             problems.append(f"{rel} changed since it was compiled")
+    for rel, digest in sorted(record.get("typed_against", {}).items()):
+        path = root.parent / rel
+        if not path.is_file():
+            problems.append(f"{rel}, which the compiled modules were typed against, is gone")
+        elif sha256(path) != digest:
+            problems.append(f"{rel} changed since the build, and the compiled modules rely on its types")
     for m in modules:
         if m not in COMPILED:
             problems.append(f"the build compiled {m}, which this rulekit no longer compiles")
@@ -227,3 +246,28 @@ def describe() -> str:
         return status.describe()
     interpreted = [m for m, c in flags.items() if not c]
     return status.describe() + f"; yet imported from source: {', '.join(interpreted)}"
+
+
+def build_tree(source: Path, dest: Path, *, quiet: bool = True) -> float:
+    """Compile a checkout's modules into a copy of it at dest (for tests and benchmarks); returns the build's
+    wall-clock seconds. source holds setup.py and rulekit/; dest gets rulekit/ with the extensions beside the
+    sources, and the shared library beside rulekit/. Runs at low priority (nice), as builds are heavy."""
+    import shutil
+    import subprocess
+    import time
+
+    dest.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", MANIFEST)
+    shutil.copytree(source / "rulekit", dest / "rulekit", ignore=ignore, dirs_exist_ok=True)
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy2(source / name, dest / name)
+    env = {**os.environ, BUILD_ENV: "1"}
+    env.pop(PURE_ENV, None)
+    cmd = [sys.executable, "setup.py", "build_ext", "--inplace"]
+    if shutil.which("nice"):
+        cmd = ["nice", *cmd]
+    start = time.perf_counter()
+    out = subprocess.run(cmd, cwd=dest, env=env, capture_output=quiet, text=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"the compiled build failed in {dest}:\n{(out.stdout or '')[-3000:]}{(out.stderr or '')[-3000:]}")
+    return time.perf_counter() - start

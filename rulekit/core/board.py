@@ -50,7 +50,7 @@ def rc(i: int) -> tuple[int, int]:
 
 
 # (row, col) of every cell index, made once: questions about cells are asked hundreds of times a game.
-RC: tuple[tuple[int, int], ...] = tuple(divmod(i, SIZE) for i in range(SIZE * SIZE))
+RC = tuple(divmod(i, SIZE) for i in range(SIZE * SIZE))
 
 
 def quadrant_of(r: int, c: int) -> int:

@@ -76,7 +76,7 @@ class SeatState:
         self.money = start["money"]
         self.hand: list = []
         self.tableau: list[Entry] = []
-        self.advisor: Any = None
+        self.advisor: Any = None               # a Card once dealt (annotated: mypyc would take None for its type)
         self.unlocked = 1
         self.out = False
         self.out_reason: str | None = None
@@ -263,7 +263,7 @@ class GameState:
     def from_json(cls, d: dict, content) -> GameState:
         card = lambda ref: None if ref is None else _card(content, ref)
         cards = lambda refs: [_card(content, r) for r in refs]
-        g = GameState.__new__(GameState)
+        g = cls.__new__(cls)
         g.players, g.seed = d["players"], d["seed"]
         g.rng = random.Random()
         version, internal, gauss = d["rng"]
