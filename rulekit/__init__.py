@@ -7,6 +7,11 @@ forward model (`Game`, `GameState`, `Question`, `Observation`, `Table`). Importe
 
 __version__ = "0.1.0"
 
+# Before any other rulekit module loads: use the optional compiled build only if it was built from these sources.
+from rulekit import build_info as _build_info
+
+_build_info.guard()
+
 _API = {
     "load_content": "rulekit.content.loader",
     "run_game": "rulekit.engine",

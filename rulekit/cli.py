@@ -16,8 +16,20 @@ from rulekit.provenance import agent_code, engine_code
 from rulekit.scenarios.command import test_command
 
 
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """The version, and which build runs: pure Python, or compiled with mypyc (and which modules)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from rulekit import build_info
+
+    click.echo(f"rulekit, version {__version__}, {build_info.describe()}")
+    ctx.exit()
+
+
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rulekit", help="显示版本并退出 / Show the version and exit.")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
+              help="显示版本和构建（纯 Python 或编译）并退出 / Show the version and the build (pure Python or "
+                   "compiled) and exit.")
 def main() -> None:
     """rulekit — 以数据编写、检查、测试和试玩《瘟疫到来》的卡牌 / write, check, test and playtest 瘟疫到来 cards as data."""
 

@@ -17,6 +17,8 @@ DECK = ["--content", str(CONTENT)]          # not the shipped cards, which the d
 RUNS = {
     "bench_compare.py": ["--games", "12", "--players", "2", "--jobs", "1", *DECK],
     "bench_engine.py": ["--games", "8", *DECK],
+    # The checkout itself as the tree: no compiled build there, so pure Python only (a build takes a minute).
+    "bench_compiled.py": ["--games", "4", "--rounds", "1", "--build", str(BENCH.parent), *DECK],
     "bench_greedy.py": ["--games", "2", "--rounds", "1", *DECK],
     "bench_lint.py": ["--cards", "40", "--repeat", "1", *DECK],
     "bench_playtest.py": ["--games", "12", "--small", "6", "--agent", "random", *DECK],

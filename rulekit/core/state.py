@@ -76,7 +76,7 @@ class SeatState:
         self.money = start["money"]
         self.hand: list = []
         self.tableau: list[Entry] = []
-        self.advisor = None
+        self.advisor: Any = None               # a Card once dealt (annotated: mypyc would take None for its type)
         self.unlocked = 1
         self.out = False
         self.out_reason: str | None = None
@@ -184,8 +184,8 @@ class GameState:
         self.discards: dict[int, list] = {1: [], 2: [], 3: []}
         self.event_deck: list = []
         self.history: list = []
-        self.current_event = None
-        self.last_event = None
+        self.current_event: Any = None
+        self.last_event: Any = None
         self.offers: list[tuple[int, Any]] = []     # the exchange's market: (owner, card) face up
         self.advisor_deck: list = []
         self.out_of_game: list = []
