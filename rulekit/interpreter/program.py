@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from rulekit import registry
 from rulekit.core.errors import EffectError
 from rulekit.interpreter import codegen, reference
-from rulekit.interpreter.runtime import RUNTIME_ERRORS, arithmetic_error
+from rulekit.interpreter.runtime import RUNTIME_ERRORS, Runtime, arithmetic_error
 from rulekit.language import ast
 from rulekit.language.checker import Checked
 
@@ -124,6 +124,10 @@ class Program:
 
     def card(self, ref: str):
         return self.content.lookup(ref)
+
+    def runtime(self, game):
+        """The `rt` this program's functions are called with, for one game."""
+        return Runtime(game)
 
     # ---- unlock conditions ------------------------------------------------------------------------
     def unlock_holds(self, g, name: str, seat: int) -> bool:

@@ -13,7 +13,7 @@ def check_unlocks(g) -> None:
     """
     st = g.state
     program = g.program
-    seen = g._unlock_seen
+    seen = g.unlock_seen
     gated = program.unlock_reads_only_board
     versions = st.board_version
     for s in g.active_players():
