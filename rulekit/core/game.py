@@ -116,11 +116,12 @@ class Game(Ops):
         q = Question(kind, seat, options, card.id if card is not None else None, text)
         self._asking += 1
         try:
-            return self._choose(q)
+            return self.choose_now(q)
         finally:
             self._asking -= 1
 
-    def _choose(self, q: Question) -> Any:
+    def choose_now(self, q: Question) -> Any:
+        """The option the seat's chooser picks for a question (an out seat's board: reading order)."""
         seat = q.seat
         chooser = OUT_OF_GAME if self.state.seats[seat].out else self.choosers[seat]
         k = chooser.choose(self._views[seat], q)
@@ -167,13 +168,9 @@ class Game(Ops):
     def run(self) -> None:
         """Play on to the end of the run the cursor is in, every question going to its seat's chooser."""
         q, self._pending = self._pending, None
-        while True:
-            if q is None:
-                q = advance(self)
-                if q is None:
-                    return
-            resolve(self, q, self._choose(q))
-            q = None
+        if q is not None:
+            resolve(self, q, self.choose_now(q))
+        advance(self, auto=True)
 
     # ---- partial runs (hand-made tables, tests) ---------------------------------------------------------------
     def _run_from(self, cursor: Cursor) -> None:

@@ -8,6 +8,8 @@ from typing import Any
 
 from rulekit import registry
 from rulekit.core import board as B
+from rulekit.core import steps
+from rulekit.core.steps import StepData
 
 
 def unique_ids(cards) -> list[str]:
@@ -111,29 +113,27 @@ TRACK_FIELDS = tuple(registry.SETTABLE)          # the tracks and money, as the 
 
 
 class Cursor:
-    """Where the game stands: the phase and step the engine runs next, and that step's own data.
-
-    `data` holds only immutable values (numbers, strings, tuples), so a copy of the dict is a copy
-    of the cursor.
-    """
+    """Where the game stands: the phase and step the engine runs next, and that step's own record
+    (rulekit.core.steps; None before the phase has begun it)."""
 
     __slots__ = ("data", "phase", "step", "stop")
 
-    def __init__(self, phase: str, step: str, data: dict | None = None, stop: str = "game"):
+    def __init__(self, phase: str, step: str, data: StepData | None = None, stop: str = "game") -> None:
         self.phase = phase
         self.step = step
-        self.data = data if data is not None else {}
+        self.data = data
         self.stop = stop        # game | round | phase | step: where a partial run stops (scenarios)
 
     def copy(self) -> Cursor:
-        return Cursor(self.phase, self.step, dict(self.data), self.stop)
+        data = self.data
+        return Cursor(self.phase, self.step, data.copy() if data is not None else None, self.stop)
 
-    def to_json(self) -> dict:
-        return {"phase": self.phase, "step": self.step, "data": _json(self.data), "stop": self.stop}
+    def to_json(self) -> dict[str, Any]:
+        return {"phase": self.phase, "step": self.step, "data": steps.to_json(self.data), "stop": self.stop}
 
     @classmethod
-    def from_json(cls, d: dict) -> Cursor:
-        return cls(d["phase"], d["step"], _unjson(d["data"]), d["stop"])
+    def from_json(cls, d: dict[str, Any]) -> Cursor:
+        return cls(d["phase"], d["step"], steps.from_json(d["data"]), d["stop"])
 
 
 class GameState:
@@ -330,21 +330,3 @@ def _card(content, ref: str):
     if card is None:
         raise ValueError(f"the saved game names a card '{ref}' that this content does not have")
     return card
-
-
-def _json(v):
-    if isinstance(v, tuple):
-        return {"tuple": [_json(x) for x in v]}
-    if isinstance(v, dict):
-        return {k: _json(x) for k, x in v.items()}
-    return v
-
-
-def _unjson(v):
-    if isinstance(v, dict):
-        if set(v) == {"tuple"}:
-            return tuple(_unjson(x) for x in v["tuple"])
-        return {k: _unjson(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_unjson(x) for x in v]
-    return v
