@@ -111,7 +111,7 @@ class Game(Ops):
     def observation(self, seat: int) -> Observation:
         return self._views[seat]
 
-    def ask(self, seat: int, kind: Ask, options, card=None, text: str = "") -> Any:
+    def ask(self, seat: int, kind: Ask, options: Sequence[Any], card: Card | None = None, text: str = "") -> Any:
         """Ask a seat now and return the option it picks; an out seat's board answers in reading order."""
         q = Question(kind, seat, options, card.id if card is not None else None, text)
         self._asking += 1
@@ -133,11 +133,12 @@ class Game(Ops):
             self.record("ask", seat=seat, q=q.kind.value, card=q.card, n=len(options), a=_jsonable(answer))
         return answer
 
-    def _refuse(self, q: Question, k) -> None:
+    def _refuse(self, q: Question, k: object) -> None:
         raise RuleViolation(f"P{q.seat + 1} answered {k!r} to '{q.kind.value}', which is not the index of one of its "
                             f"{len(q.options)} options")
 
-    def effect_ask(self, seat: int, kind: Ask, options, card=None, text: str = "") -> Any:
+    def effect_ask(self, seat: int, kind: Ask, options: Sequence[Any], card: Card | None = None,
+                   text: str = "") -> Any:
         """A question an effect asks: counted against the game's limit of effect questions."""
         st = self.state
         st.questions += 1
@@ -201,7 +202,8 @@ class Game(Ops):
         if self.rules.out_players_can_win or not pool:
             pool = tuple(range(self.players))
         seats = self.state.seats
-        key = lambda s: (seats[s].score, self.count(s, "alive"))
+        def key(s: int) -> tuple[int, int]:
+            return (seats[s].score, self.count(s, "alive"))
         best = max(key(s) for s in pool)
         return tuple(s for s in pool if key(s) == best)
 

@@ -18,27 +18,29 @@ from rulekit.core.questions import Ask
 from rulekit.core.state import Entry, GameState, SeatState
 
 if TYPE_CHECKING:
-    from rulekit.core.game import Game
+    pass
 
 WORDS = {w: (w, w.split(" ")[0]) for w in registry.TRIGGERS if " " in w}
+# Whether a moment still holds: (game, seat, what the trigger is about).
+Holds = Callable[["Handlers", int, Any], bool]
 
 
-def _holds_state(*codes: int) -> Callable[[Game, int, Any], bool]:
+def _holds_state(*codes: int) -> Holds:
     return lambda g, seat, it: g.state.board[it] in codes
 
 
-def _in_hand(g: Game, seat: int, it) -> bool:
+def _in_hand(g: Handlers, seat: int, it: Any) -> bool:
     return any(c is it for c in g.state.seats[seat].hand)
 
 
-def _always(g: Game, seat: int, it) -> bool:
+def _always(g: Handlers, seat: int, it: Any) -> bool:
     return True
 
 
 # What must still be true of a moment for its next handler to run, or its next reaction to be offered
 # (docs/language.md §3, 'When a moment is over'): the subject is still what the trigger named.
 # Every trigger of the registry says it here (a test holds them to it).
-STILL_HOLDS: dict[str, Callable[[Game, int, Any], bool]] = {
+STILL_HOLDS: dict[str, Holds] = {
     "reveal": _holds_state(B.HEALTHY, B.MILD),      # the resident the tile turned up as, still in its cell
     "reveal mild": _holds_state(B.MILD),
     "reveal healthy": _holds_state(B.HEALTHY),
@@ -62,7 +64,7 @@ class Frame:
 
     __slots__ = ("card", "entry", "from_other", "it", "owner", "prevented", "skip")
 
-    def __init__(self, card, owner: int | None, entry: Entry | None = None, it: Any = None,
+    def __init__(self, card: Card, owner: int | None, entry: Entry | None = None, it: Any = None,
                  skip: frozenset[int] = frozenset()):
         self.card = card
         self.owner = owner
@@ -79,7 +81,7 @@ class Tables:
 
     __slots__ = ("_fired", "modifiers", "names", "on", "played", "sealed", "shields", "skips", "triggers")
 
-    def __init__(self, program, seat_state):
+    def __init__(self, program: Program, seat_state: SeatState) -> None:
         active: list[tuple[Any, Entry | None]] = []      # (compiled card, entry), handler order
         if seat_state.advisor is not None:
             active.append((program.cards[seat_state.advisor.id], None))
@@ -174,7 +176,7 @@ class Handlers:
         self._tables[seat] = None
         self._on_index = None
 
-    def _phase_handlers(self, key: str, seat: int):
+    def _phase_handlers(self, key: str, seat: int) -> list[tuple[Handler, Card, Entry | None]] | None:
         index = self._on_index
         if index is None:
             index = self._on_index = {}
@@ -217,8 +219,8 @@ class Handlers:
         return (self._tables[seat] or self._index(seat)).sealed
 
     # ---- running effects -----------------------------------------------------------------------------------------
-    def run_handler(self, fn: Callable, card, seat: int | None, entry: Entry | None = None, it=None,
-                    how: str = "", skip: frozenset[int] = frozenset(), values: dict | None = None) -> Frame:
+    def run_handler(self, fn: Handler, card: Card, seat: int | None, entry: Entry | None = None, it: Any = None,
+                    how: str = "", skip: frozenset[int] = frozenset(), values: dict[str, Any] | None = None) -> Frame:
         """Run one handler of a card; an error names the card, its line, the round and the seed."""
         frame = Frame(card, seat, entry, it, skip)
         chain = self._chain
@@ -245,7 +247,7 @@ class Handlers:
             self.record("done", card=card.id, prevented=frame.prevented)
         return frame
 
-    def evaluate(self, fn: Callable, card, seat: int, entry: Entry | None = None):
+    def evaluate(self, fn: Expression, card: Card, seat: int, entry: Entry | None = None) -> Any:
         """A modifier's amount or a combo's condition, for a seat, within one effect's step budget (its
         count(…), highest and lowest count against it); errors name the card and line."""
         outer = self.deadline
@@ -258,7 +260,7 @@ class Handlers:
         finally:
             self.deadline = outer
 
-    def bounded(self, fn: Callable, *args):
+    def bounded(self, fn: Callable[..., Any], *args: Any) -> Any:
         """An expression (an unlock condition) within one effect's step budget, as `evaluate`."""
         outer = self.deadline
         self.deadline = min(outer, self.state.steps + EFFECT_STEPS)
@@ -308,7 +310,7 @@ class Handlers:
                 if seats[s].hand and not seats[s].out:
                     self.offer_reactions(s, (key,), None)
 
-    def fire(self, seat: int, word: str, it) -> bool:
+    def fire(self, seat: int, word: str, it: Any) -> bool:
         """Run `when`/`once when` handlers and offer reactions for a trigger; True if prevented.
 
         A prevented moment hears no further handler and is offered no reaction; nor is a moment that
@@ -336,7 +338,7 @@ class Handlers:
             return self.offer_reactions(seat, words, it, holds)
         return False
 
-    def offer_reactions(self, seat: int, words, it, holds: Callable[[Game, int, Any], bool] = _always) -> bool:
+    def offer_reactions(self, seat: int, words: Sequence[str], it: Any, holds: Holds = _always) -> bool:
         """Offer each card in hand that reacts to the moment, while the moment still holds; True when one
         prevented it (then no more are offered)."""
         p = self.state.seats[seat]
@@ -365,7 +367,7 @@ class Handlers:
         return False
 
 
-def _chain_words(chain) -> str:
+def _chain_words(chain: Sequence[Card]) -> str:
     """The loop of cards setting each other off: 'A → B → A', every card of the cycle named."""
     last = chain[-1]
     k = next((k for k in range(2, len(chain) + 1) if chain[-k] is last), None)

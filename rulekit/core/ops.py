@@ -13,9 +13,9 @@ from typing import Any
 from rulekit import registry
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError, RuleViolation
-from rulekit.core.handlers import DEATH_WORDS, Frame, Handlers, Tables
+from rulekit.core.handlers import DEATH_WORDS, Frame, Handlers
 from rulekit.core.program import Card
-from rulekit.core.questions import CELLS, Ask, Cell
+from rulekit.core.questions import CELLS, Ask
 from rulekit.core.rules import Rules
 from rulekit.core.state import Entry, unique_ids
 
@@ -33,7 +33,7 @@ class Ops(Handlers):
     def count(self, seat: int, name: str) -> int:
         return sum(map(self.state.seats[seat].counts.__getitem__, B.COUNT_CODES[name]))
 
-    def cells(self, seat: int, codes) -> list[int]:
+    def cells(self, seat: int, codes: Sequence[int]) -> list[int]:
         """A seat's cells in these states, in reading order."""
         where = self._where or self._index_cells()
         sets = where[seat]
@@ -142,7 +142,7 @@ class Ops(Handlers):
             if board[j] == B.TILE:
                 frontier[owner[j]].add(j)
 
-    def reveal_some(self, seat: int, n: int, card) -> int:
+    def reveal_some(self, seat: int, n: int, card: Card | None) -> int:
         """Reveal n tiles of the seat's board, one at a time, each next to a revealed cell."""
         done = 0
         for _ in range(n):
@@ -178,7 +178,8 @@ class Ops(Handlers):
         self.set_cell(i, B.DEAD, cause)
         return True
 
-    def pick_cells(self, seat: int, cells: list[int], x: int, text: str, card=None, kind: Ask = Ask.CELL) -> list[int]:
+    def pick_cells(self, seat: int, cells: list[int], x: int, text: str, card: Card | None = None,
+                   kind: Ask = Ask.CELL) -> list[int]:
         """X cells of `cells` chosen one at a time by the seat (an effect asks); all when X covers them."""
         if x >= len(cells):
             return list(cells)
@@ -267,14 +268,14 @@ class Ops(Handlers):
             if self.log is not None:
                 self.record("unlock", seat=seat, stage=stage)
 
-    def set_advisor(self, seat: int, card) -> None:
+    def set_advisor(self, seat: int, card: Card) -> None:
         self.state.seats[seat].advisor = card
         self.state.seats[seat].advisor_counters = dict(card.counters)
         self.cards_changed(seat)
         self.record("advisor", seat=seat, card=card.id)
 
     # ---- decks and hands -------------------------------------------------------------------------------------------
-    def draw_policy(self, stage: int):
+    def draw_policy(self, stage: int) -> Card | None:
         st = self.state
         deck = st.decks[stage]
         if not deck and st.discards[stage]:
@@ -284,7 +285,7 @@ class Ops(Handlers):
             self.record("refill", stage=stage, cards=len(deck))
         return deck.pop() if deck else None
 
-    def take_from_deck(self, card) -> bool:
+    def take_from_deck(self, card: Card) -> bool:
         """Take a named card out of whichever deck holds it (hand-made tables)."""
         st = self.state
         for pool in (*st.decks.values(), *st.discards.values(), st.event_deck, st.advisor_deck):
@@ -294,21 +295,21 @@ class Ops(Handlers):
                     return True
         return False
 
-    def to_hand(self, seat: int, card, why: str) -> None:
+    def to_hand(self, seat: int, card: Card, why: str) -> None:
         p = self.state.seats[seat]
         p.hand.append(card)
         p.drawn_ids.append(card.id)
         if self.log is not None:
             self.record("draw", seat=seat, card=card.id, why=why)
 
-    def take_from_hand(self, seat: int, ref: str):
+    def take_from_hand(self, seat: int, ref: str) -> Card:
         hand = self.state.seats[seat].hand
         for k, c in enumerate(hand):
             if ref in (c.id, c.name):
                 return hand.pop(k)
         raise EffectError(f"P{seat + 1} has no {ref} in hand")
 
-    def discard_card(self, card) -> None:
+    def discard_card(self, card: Card) -> None:
         st = self.state
         if card.kind == "policy" and card.stage in st.discards:
             st.discards[card.stage].append(card)
@@ -324,13 +325,13 @@ class Ops(Handlers):
         G = max([seats[s].unlocked for s in self.active_players()] or [1])
         return {s: max(0, s - L) for s in (1, 2, 3) if s <= G}
 
-    def price(self, seat: int, card, k: int = 0, note: bool = False) -> int:
+    def price(self, seat: int, card: Card, k: int = 0, note: bool = False) -> int:
         """What playing a card (k = 0) or executing it the k-th time again costs this seat: its price,
         under the seat's `modify price` declarations."""
         base = card.price[k] if k < len(card.price) else 0
         return self.quantity(seat, "price", base, note=note)
 
-    def can_play(self, seat: int, card, reaction: bool = False) -> str | None:
+    def can_play(self, seat: int, card: Card, reaction: bool = False) -> str | None:
         """Why the card cannot be played now, or None."""
         p = self.state.seats[seat]
         if card.name in (self._tables[seat] or self._index(seat)).names:
@@ -403,7 +404,7 @@ class Ops(Handlers):
         self.run_on(seat, "play", e)
         return e
 
-    def react_with(self, seat: int, ref: str, trigger: str, it) -> bool:
+    def react_with(self, seat: int, ref: str, trigger: str, it: Any) -> bool:
         """Play a card from hand as a reaction to `trigger`; True when its block prevented what was happening."""
         entry = self.enter_tableau(seat, ref, trigger)
         fn = self.program.cards[entry.card.id].react[trigger]
@@ -490,7 +491,7 @@ class Ops(Handlers):
             free.remove(i)
             st.fronts[i] = front
         st.rng.shuffle(rest)
-        for i, front in zip(free, rest):
+        for i, front in zip(free, rest, strict=False):
             st.fronts[i] = front
         self.record("arranged", seat=seat, tiles=len(fronts))
         return len(fronts)

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from rulekit.core.errors import EffectError
     from rulekit.core.game import Game
-    from rulekit.core.handlers import Frame
     from rulekit.core.state import Entry, GameState
 
 # A compiled handler: called with the game's runtime and the Frame of its run (`after` blocks also get

@@ -139,9 +139,8 @@ def _round_end(g: Game, cur: Cursor) -> None:
     if g.log is not None:
         g.record("tracks", players=[g.snapshot(s) for s in range(st.players)])
     end.check_end(g)
-    if not st.over:
-        if not end.check_events_exhausted(g) and st.round >= g.rules.max_rounds:
-            g.end("max_rounds")
+    if not st.over and not end.check_events_exhausted(g) and st.round >= g.rules.max_rounds:
+        g.end("max_rounds")
     if not st.over:
         st.round += 1
     st.cursor = Cursor("final", "") if st.over else Cursor("round", "start", stop=cur.stop)

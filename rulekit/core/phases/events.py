@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from rulekit.core.game import Game
 
 # A card's `duration` in rounds: lasting cards are never spent; a number N is spent after N event phases.
-ROUNDS: dict[str | int, int] = {"lasting": 0, "round": 1}
+ROUNDS: dict[str, int] = {"lasting": 0, "round": 1}
 
 
 def begin(g: Game, cur: Cursor) -> None:
@@ -27,7 +27,7 @@ def ask(g: Game, cur: Cursor) -> None:
     cur.step = "end"
 
 
-def answer(g: Game, cur: Cursor, q: Question, option: Any) -> None:  # pragma: no cover - the event phase asks no top-level question
+def answer(g: Game, cur: Cursor, q: Question, option: Any) -> None:  # pragma: no cover - asks no top-level question
     raise AssertionError("the event phase asks no top-level question")
 
 
@@ -49,7 +49,8 @@ def resolve_event(g: Game, card: Card) -> None:
     for p in st.seats:
         spent = False
         for e in p.tableau:
-            rounds = ROUNDS.get(e.card.duration, e.card.duration)
+            d = e.card.duration
+            rounds = ROUNDS.get(d, 0) if isinstance(d, str) else d
             if rounds and not e.spent and st.round >= e.played_round + rounds - 1:
                 e.spent = spent = True
                 g.record("spent", seat=p.seat, card=e.card.id)

@@ -18,8 +18,7 @@ def ask(g: Game, cur: Cursor) -> Question | None:
         fill_tiles(g)
         deck = g.state.advisor_deck
         g.state.rng.shuffle(deck)
-        dealt = tuple(tuple(deck.pop().id for _ in range(min(2, len(deck)))) for _ in range(g.players))
-        cur.data = SetupStep(dealt, 0)
+        cur.data = SetupStep(tuple(tuple(deck.pop().id for _ in range(min(2, len(deck)))) for _ in range(g.players)), 0)
         cur.step = "advisor"
     d = cur.data
     assert isinstance(d, SetupStep)
@@ -64,13 +63,13 @@ def fill_tiles(g: Game) -> None:
         for s in range(g.players):
             fronts = [True] * per + [False] * (25 - per)
             st.rng.shuffle(fronts)
-            for i, f in zip(g.geo.cells_of[s], fronts):
+            for i, f in zip(g.geo.cells_of[s], fronts, strict=False):
                 g.place_tile(i, f)
     else:
         n = 25 * g.players
         fronts = [True] * (per * g.players) + [False] * (n - per * g.players)
         st.rng.shuffle(fronts)
-        for i, f in zip(g.geo.cells, fronts):
+        for i, f in zip(g.geo.cells, fronts, strict=False):
             g.place_tile(i, f)
 
 

@@ -189,8 +189,7 @@ def dead_contagion(g: Game, seat: int) -> None:
     targets: set[int] = set()
     for i in g.cells(seat, (B.DEAD,)):
         for j in nb[i]:
-            if board[j] == B.HEALTHY and j not in targets:
-                if owner[j] == seat or not g.sealed(owner[j]):
-                    targets.add(j)
+            if board[j] == B.HEALTHY and j not in targets and (owner[j] == seat or not g.sealed(owner[j])):
+                targets.add(j)
     for j in sorted(targets):
         g.set_cell(j, B.MILD, "dead contagion")
