@@ -16,6 +16,7 @@ _API = {
     "load_content": "rulekit.content.loader",
     "run_game": "rulekit.engine",
     "new_game": "rulekit.engine",
+    "make_game": "rulekit.engine",
     "Game": "rulekit.core.game",
     "GameState": "rulekit.core.state",
     "GameResult": "rulekit.core.result",

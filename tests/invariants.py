@@ -72,7 +72,7 @@ def play_checked(game: Game) -> None:
         last = phase
         if q is None:
             break
-        resolve(game, q, game._choose(q))
+        resolve(game, q, game.choose_now(q))
     check(game)
     assert checks > game.state.round, "the invariants were checked less than once a round"
 

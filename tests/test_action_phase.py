@@ -9,6 +9,7 @@ from rulekit.core.game import Game
 from rulekit.core.phases.actions import Menu
 from rulekit.core.questions import Ask
 from rulekit.core.table import Table, TableSeat, set_table
+from rulekit.engine import make_game
 
 
 class Restless(DefaultChooser):
@@ -21,7 +22,7 @@ class Restless(DefaultChooser):
 
 
 def table(content, seat: TableSeat, rules=None, log=None) -> Game:
-    game = Game.new(content, 1, [Restless()] + [DefaultChooser()] * 3, rules=rules, log=log)
+    game = make_game(content, 1, [Restless()] + [DefaultChooser()] * 3, rules=rules, log=log)
     set_table(game, Table(seats={0: seat}))
     return game
 

@@ -60,7 +60,7 @@ def test_a_hand_made_table_and_a_chooser_of_ones_own(engine_content):
                 return 0
             return len(q.options) - 1
 
-    game = rulekit.Game.new(engine_content, 1, [Cautious()] * 4)
+    game = rulekit.make_game(engine_content, 1, [Cautious()] * 4)
     clinic = engine_content.lookup("诊所")
     set_table(game, rulekit.Table(seats={0: rulekit.TableSeat(tracks={"money": 5}, hand=(clinic,))}))
     game.play_card(0, "诊所")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rulekit.content.loader import load_content
-from rulekit.engine import run_game
+from rulekit.engine import make_game, run_game
 from rulekit.lint.run import lint
 from tests.lint_fixtures import private_lint_cache  # noqa: F401 — autouse: the cache away from ~/.cache
 
@@ -82,14 +82,13 @@ def test_every_written_card_does_its_work_on_a_table(corpus):
     (with money enough), an advisor kept, an event resolved — no error, and every handler of it that
     the round reaches runs."""
     from rulekit.agents import make_agent
-    from rulekit.core.game import Game
     from rulekit.core.phases.events import resolve_event
     from rulekit.core.table import Table, TableSeat, set_table
 
     for card in corpus.cards:
         if card.status == "tbd" or card.kind == "combo":
             continue
-        game = Game.new(corpus, 3, [make_agent("random", 3, s) for s in range(4)])
+        game = make_game(corpus, 3, [make_agent("random", 3, s) for s in range(4)])
         seat = TableSeat(tracks={"money": 30}, hand=(card,) if card.kind == "policy" else (),
                          advisor=card if card.kind == "advisor" else None)
         set_table(game, Table(seats={0: seat}))

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulekit.agents import make_agent
-from rulekit.core.game import Game
+from rulekit.engine import make_game
 from tests.invariants import check, out_players_never_chose, play_checked
 
 agents = st.sampled_from(["random", "default"])
@@ -17,7 +17,7 @@ agents = st.sampled_from(["random", "default"])
 def test_every_game_keeps_the_invariants_and_ends(content, seed, players, names):
     log: list = []
     choosers = [make_agent(n, seed, s) for s, n in enumerate(names[:players])]
-    game = Game.new(content, seed, choosers, players=players, log=log)
+    game = make_game(content, seed, choosers, players=players, log=log)
     play_checked(game)
     st_ = game.state
     assert st_.over and st_.end_reason in ("won_fight", "events_exhausted", "max_rounds", "one_left")
@@ -33,7 +33,7 @@ def test_tiles_hold_the_configured_infected_fronts(engine_content, seed, shuffle
     from rulekit.core.phases.setup import fill_tiles
 
     rules = merge_rules(engine_content.rules, {"tiles": {"shuffle": shuffle}})
-    game = Game.new(engine_content, seed, [make_agent("random", seed, s) for s in range(4)], rules=rules)
+    game = make_game(engine_content, seed, [make_agent("random", seed, s) for s in range(4)], rules=rules)
     fill_tiles(game)
     fronts = game.state.fronts
     per_seat = [sum(fronts[i] for i in game.geo.cells_of[s]) for s in range(4)]

@@ -20,7 +20,7 @@ from rulekit.agents import estgen
 from rulekit.agents import estimate as E
 from rulekit.agents.greedy import GreedyAgent
 from rulekit.content.model import Card
-from rulekit.core.game import Game
+from rulekit.engine import make_game
 from rulekit.language import ast
 from rulekit.language.parser import parse_effect
 from rulekit.language.visitor import STATEMENTS
@@ -198,7 +198,7 @@ def test_generated_estimate_matches_the_reference(cards, folder, players, seed):
     seen: list[int] = []
     at = {3, 40, 90, 150}
     choosers = [Probe(seed, s, cards, at if s == seed % players else set(), seen) for s in range(players)]
-    game = Game.new(content, seed, choosers, players=players)
+    game = make_game(content, seed, choosers, players=players)
     game.run()
     assert len(seen) >= 3, "the probe must have weighed the cards at several points of a game"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.engine import new_game
+from rulekit.engine import make_game, new_game
 
 SEEDS = range(300)
 
@@ -141,10 +141,9 @@ def failure(content, evaluator: str, tableau: tuple[str, ...]) -> str:
     """The message a table of random players stops with, every seat holding these cards."""
     from rulekit.agents import make_agent
     from rulekit.core.errors import EffectError
-    from rulekit.core.game import Game
     from rulekit.core.table import Table, TableSeat, set_table
 
-    game = Game.new(content, 3, [make_agent("random", 3, s) for s in range(4)], evaluator=evaluator)
+    game = make_game(content, 3, [make_agent("random", 3, s) for s in range(4)], evaluator=evaluator)
     cards = tuple(content.lookup(c) for c in tableau)
     set_table(game, Table(seats={s: TableSeat(tableau=cards) for s in range(4)}))
     with pytest.raises(EffectError) as err:

@@ -12,10 +12,11 @@ from rulekit.core import board as B
 from rulekit.core.game import Game
 from rulekit.core.questions import Ask
 from rulekit.core.state import GameState
+from rulekit.engine import make_game
 
 
 def new(content, seed: int, agents=("random",) * 4, log=None) -> Game:
-    return Game.new(content, seed, [make_agent(a, seed, s) for s, a in enumerate(agents)], log=log)
+    return make_game(content, seed, [make_agent(a, seed, s) for s, a in enumerate(agents)], log=log)
 
 
 def answer_with_choosers(game: Game, n: int) -> list[int]:
@@ -208,7 +209,7 @@ def test_a_game_cannot_be_copied_while_an_effect_asks(engine_content):
                 tried.append(q.kind)
             return 0
 
-    game = Game.new(engine_content, 1, [CloneWhenAskedInAnEffect()] * 4)
+    game = make_game(engine_content, 1, [CloneWhenAskedInAnEffect()] * 4)
     game.run()
     assert tried, "no card effect asked anything: the test would prove nothing"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from rulekit.agents.greedy import GreedyAgent
-from rulekit.core.game import Game
+from rulekit.engine import make_game
 from tests.conftest import CONTENT, ENGINE_CONTENT
 
 
@@ -66,7 +66,7 @@ class MenuReader(GreedyAgent):
 def test_the_action_menu_keeps_relocations_together(content):
     seen: list[int] = []
     for seed, players in ((1, 4), (2, 3), (3, 2)):
-        Game.new(content, seed, [MenuReader(seed, s, seen) for s in range(players)], players=players).run()
+        make_game(content, seed, [MenuReader(seed, s, seen) for s in range(players)], players=players).run()
     assert sum(1 for n in seen if n) > 20, "the games must have offered relocations"
 
 
@@ -96,7 +96,7 @@ def _snapshot(engine_content):
     from rulekit.agents import make_agent
     from rulekit.core.table import Table, set_table
 
-    game = Game.new(engine_content, 1, [make_agent("default", 1, s) for s in range(4)])
+    game = make_game(engine_content, 1, [make_agent("default", 1, s) for s in range(4)])
     set_table(game, Table())
     return E.Snapshot(game.observation(0), 0)
 

@@ -14,14 +14,13 @@ from pathlib import Path
 import pytest
 
 from rulekit import registry
-from rulekit.agents import estgen
+from rulekit.agents import estgen, make_agent
 from rulekit.agents import estimate as E
 from rulekit.agents import greedy as G
-from rulekit.agents import make_agent
 from rulekit.content.loader import load_content
 from rulekit.core.game import Game
 from rulekit.core.questions import Ask
-from rulekit.engine import new_game, result_of
+from rulekit.engine import make_game, new_game, result_of
 
 PROBES = Path(__file__).resolve().parent / "fixtures" / "probes"
 HELPFUL = ("probe_counters", "probe_dodge", "probe_take", "probe_count", "probe_later", "probe_duration", "probe_stuck")
@@ -68,7 +67,7 @@ def test_a_free_card_that_hurts_is_not_played(batch):
 
 def first_action(content, seed: int = 1, seat: int = 0, hand=(), agents=("default",) * 4) -> Game:
     """A game at the first action question of `seat`, the given cards added to its hand at the start."""
-    game = Game.new(content, seed, [make_agent(a, seed, s) for s, a in enumerate(agents)])
+    game = make_game(content, seed, [make_agent(a, seed, s) for s, a in enumerate(agents)])
     for card in hand:
         game.take_from_deck(card)
         game.state.seats[seat].hand.append(card)

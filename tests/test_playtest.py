@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from rulekit.agents.greedy import GreedyAgent
 from rulekit.cli import main
-from rulekit.engine import run_game
+from rulekit.engine import make_game, run_game
 from rulekit.playtest.runner import game_seed
 from rulekit.playtest.stats import newcombe, wilson
 from tests.conftest import CONTENT
@@ -220,11 +220,10 @@ class Checked(GreedyAgent):
 
 
 def test_greedy_answers_only_legal_options(content):
-    from rulekit.core.game import Game
 
     for i in range(12):
         players = 2 + i % 3
-        game = Game.new(content, game_seed(3, i), [Checked(game_seed(3, i), s) for s in range(players)], players=players)
+        game = make_game(content, game_seed(3, i), [Checked(game_seed(3, i), s) for s in range(players)], players=players)
         game.run()
     assert {"advisor", "strategy", "action", "treat", "cell", "offer", "bid"} <= Checked.kinds
 

@@ -14,6 +14,7 @@ from rulekit.core import board as B
 from rulekit.core.game import Game
 from rulekit.core.state import Cursor
 from rulekit.core.table import Table, TableSeat, set_table
+from rulekit.engine import make_game
 
 ENGINE = Path(__file__).parent / "fixtures" / "engine"
 # +10 at each round end; +100 at the game end only if exactly one round end came before it.
@@ -47,7 +48,7 @@ def play(content, board: int, max_rounds: int = 14, p2_policy: int = 0) -> Game:
     """A 2-player table, played round by round to the game's end: P1 holds the clock (policy 1, so the
     scandal leaves it at 0), every cell of both boards is `board`, no tile is revealed by discovery."""
     rules = {"players": 2, "max_rounds": max_rounds, "discovery": {"per_round": 0}}
-    game = Game.new(content, 1, [make_agent("default", 1, s) for s in range(2)], rules=rules)
+    game = make_game(content, 1, [make_agent("default", 1, s) for s in range(2)], rules=rules)
     codes = [B.NOCELL if owner < 0 else board for owner in game.geo.owner]
     seats = {0: TableSeat(tracks={"policy": 1}, tableau=(content.lookup("clock"),)),
              1: TableSeat(tracks={"policy": p2_policy})}

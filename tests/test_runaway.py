@@ -14,7 +14,7 @@ from rulekit.content.loader import load_content
 from rulekit.core.errors import EffectError
 from rulekit.core.game import Game
 from rulekit.core.table import Table, TableSeat, set_table
-from rulekit.engine import run_game
+from rulekit.engine import make_game, run_game
 
 ENGINE = Path(__file__).parent / "fixtures" / "engine"
 
@@ -38,7 +38,7 @@ def evaluator(request):
 
 def table_game(content, seed: int = 1, tableau=("runaway",), hand=(), agent: str = "default",
                evaluator: str = "compiled") -> Game:
-    game = Game.new(content, seed, [make_agent(agent, seed, s) for s in range(4)], evaluator=evaluator)
+    game = make_game(content, seed, [make_agent(agent, seed, s) for s in range(4)], evaluator=evaluator)
     def cards(refs):
         return tuple(content.lookup(r) for r in refs)
     set_table(game, Table(seats={0: TableSeat(tableau=cards(tableau), hand=cards(hand))}))
@@ -68,7 +68,7 @@ def test_statements_across_the_game_stop_at_the_game_limit(tmp_path):
             repeat 100:
               money += 0
     """)
-    game = Game.new(content, 3, [make_agent("random", 3, s) for s in range(4)])
+    game = make_game(content, 3, [make_agent("random", 3, s) for s in range(4)])
     set_table(game, Table(seats={s: TableSeat(tableau=(content.lookup("runaway"),)) for s in range(4)}))
     with pytest.raises(EffectError) as err:
         for _ in range(14):
@@ -133,7 +133,7 @@ def test_effects_that_keep_asking_stop_at_the_question_limit(tmp_path):
             may:
               money += 0
     """)
-    game = Game.new(content, 2, [make_agent("random", 2, s) for s in range(4)])
+    game = make_game(content, 2, [make_agent("random", 2, s) for s in range(4)])
     seats = {s: TableSeat(tableau=(content.lookup("runaway"),)) for s in range(4)}
     set_table(game, Table(seats=seats))
     with pytest.raises(EffectError, match="asked more than 5000 questions"):

@@ -6,6 +6,7 @@ from rulekit.core import board as B
 from rulekit.core.default import DefaultChooser
 from rulekit.core.game import Game
 from rulekit.core.questions import Ask
+from rulekit.engine import make_game
 
 SETUP_EFFECTS = {
     "rich": lambda p: p.money == 5,
@@ -17,7 +18,7 @@ SETUP_EFFECTS = {
 
 
 def set_up(content, seed: int, choosers, rules=None) -> Game:
-    game = Game.new(content, seed, choosers, rules=rules)
+    game = make_game(content, seed, choosers, rules=rules)
     game.setup()
     assert game.state.cursor.phase == "round", "after setup the game is ready for its first round"
     return game

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from rulekit.core import board as B
 from rulekit.core.questions import Ask, Observation, Question
 
@@ -36,7 +39,7 @@ def default_index(obs: Observation, q: Question) -> int:
     return 0
 
 
-def default_treatment(obs: Observation, opts) -> int:
+def default_treatment(obs: Observation, opts: Sequence[Any]) -> int:
     """As many mild as fit, then severe (cells come in reading order), then done."""
     board = obs.board
     for k, o in enumerate(opts):

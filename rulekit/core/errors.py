@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulekit.core.program import Card
+
 
 class EffectError(Exception):
     """An effect failed while a game ran; names the card (or rules.yaml), its file and line, the round and the seed."""
 
-    def __init__(self, message: str, card=None, line: int = 0, round: int = 0, seed=None, where: str | None = None):
+    def __init__(self, message: str, card: Card | None = None, line: int = 0, round: int = 0, seed: int | None = None,
+                 where: str | None = None) -> None:
         self.reason = message
         self.card = card
         self.line = line

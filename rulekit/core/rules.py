@@ -60,10 +60,10 @@ class Rules:
         return _BOUNDS[self.bounds][track]
 
 
-class _BoundsByTrack(dict):
+class _BoundsByTrack(dict[tuple[tuple[str, tuple[int, int, int]], ...], dict[str, tuple[int, int, int]]]):
     """(lowest, highest, start) by track name, made once for each bounds tuple a Rules holds."""
 
-    def __missing__(self, bounds):
+    def __missing__(self, bounds: tuple[tuple[str, tuple[int, int, int]], ...]) -> dict[str, tuple[int, int, int]]:
         by_name = self[bounds] = dict(bounds)
         return by_name
 

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from rulekit import registry
 from rulekit.core import board as B
+from rulekit.core import steps
+from rulekit.core.program import Card, Content
+from rulekit.core.steps import StepData
 
 
-def unique_ids(cards) -> list[str]:
+def unique_ids(cards: Iterable[Card]) -> list[str]:
     """Card ids in first-seen order, each once: the options of a question about cards."""
     return list(dict.fromkeys(map(_ID, cards)))
 
@@ -23,7 +27,7 @@ class Entry:
 
     __slots__ = ("card", "counters", "last_round", "on", "played_round", "spent", "switched_round", "uses")
 
-    def __init__(self, card, round_: int, uses: int = 1):
+    def __init__(self, card: Card, round_: int, uses: int = 1) -> None:
         self.card = card
         self.uses = uses
         self.last_round = round_
@@ -74,9 +78,9 @@ class SeatState:
         self.score = start["score"]
         self.economy = start["economy"]
         self.money = start["money"]
-        self.hand: list = []
+        self.hand: list[Card] = []
         self.tableau: list[Entry] = []
-        self.advisor: Any = None               # a Card once dealt (annotated: mypyc would take None for its type)
+        self.advisor: Card | None = None
         self.unlocked = 1
         self.out = False
         self.out_reason: str | None = None
@@ -111,29 +115,27 @@ TRACK_FIELDS = tuple(registry.SETTABLE)          # the tracks and money, as the 
 
 
 class Cursor:
-    """Where the game stands: the phase and step the engine runs next, and that step's own data.
-
-    `data` holds only immutable values (numbers, strings, tuples), so a copy of the dict is a copy
-    of the cursor.
-    """
+    """Where the game stands: the phase and step the engine runs next, and that step's own record
+    (rulekit.core.steps; None before the phase has begun it)."""
 
     __slots__ = ("data", "phase", "step", "stop")
 
-    def __init__(self, phase: str, step: str, data: dict | None = None, stop: str = "game"):
+    def __init__(self, phase: str, step: str, data: StepData | None = None, stop: str = "game") -> None:
         self.phase = phase
         self.step = step
-        self.data = data if data is not None else {}
+        self.data = data
         self.stop = stop        # game | round | phase | step: where a partial run stops (scenarios)
 
     def copy(self) -> Cursor:
-        return Cursor(self.phase, self.step, dict(self.data), self.stop)
+        data = self.data
+        return Cursor(self.phase, self.step, data.copy() if data is not None else None, self.stop)
 
-    def to_json(self) -> dict:
-        return {"phase": self.phase, "step": self.step, "data": _json(self.data), "stop": self.stop}
+    def to_json(self) -> dict[str, Any]:
+        return {"phase": self.phase, "step": self.step, "data": steps.to_json(self.data), "stop": self.stop}
 
     @classmethod
-    def from_json(cls, d: dict) -> Cursor:
-        return cls(d["phase"], d["step"], _unjson(d["data"]), d["stop"])
+    def from_json(cls, d: dict[str, Any]) -> Cursor:
+        return cls(d["phase"], d["step"], steps.from_json(d["data"]), d["stop"])
 
 
 class GameState:
@@ -180,15 +182,15 @@ class GameState:
         self.seats = [SeatState(s, start) for s in range(players)]
         for s in range(players):
             self.seats[s].counts[B.EMPTY] = len(geo.cells_of[s])
-        self.decks: dict[int, list] = {1: [], 2: [], 3: []}
-        self.discards: dict[int, list] = {1: [], 2: [], 3: []}
-        self.event_deck: list = []
-        self.history: list = []
-        self.current_event: Any = None
-        self.last_event: Any = None
-        self.offers: list[tuple[int, Any]] = []     # the exchange's market: (owner, card) face up
-        self.advisor_deck: list = []
-        self.out_of_game: list = []
+        self.decks: dict[int, list[Card]] = {1: [], 2: [], 3: []}
+        self.discards: dict[int, list[Card]] = {1: [], 2: [], 3: []}
+        self.event_deck: list[Card] = []
+        self.history: list[Card] = []
+        self.current_event: Card | None = None
+        self.last_event: Card | None = None
+        self.offers: list[tuple[int, Card]] = []     # the exchange's market: (owner, card) face up
+        self.advisor_deck: list[Card] = []
+        self.out_of_game: list[Card] = []
         self.round = 1
         self.phase = "setup"
         self.over = False
@@ -234,9 +236,10 @@ class GameState:
         return g
 
     # ---- JSON ------------------------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The state as JSON-ready data; cards are written by id (from_json needs the same content)."""
-        ids = lambda cards: [c.id for c in cards]
+        def ids(cards: Iterable[Card]) -> list[str]:
+            return [c.id for c in cards]
         version, internal, gauss = self.rng.getstate()
         return {
             "players": self.players, "seed": self.seed,
@@ -260,9 +263,11 @@ class GameState:
         }
 
     @classmethod
-    def from_json(cls, d: dict, content) -> GameState:
-        card = lambda ref: None if ref is None else _card(content, ref)
-        cards = lambda refs: [_card(content, r) for r in refs]
+    def from_json(cls, d: dict[str, Any], content: Content) -> GameState:
+        def card(ref: str | None) -> Card | None:
+            return None if ref is None else _card(content, ref)
+        def cards(refs: Iterable[str]) -> list[Card]:
+            return [_card(content, r) for r in refs]
         g = cls.__new__(cls)
         g.players, g.seed = d["players"], d["seed"]
         g.rng = random.Random()
@@ -303,7 +308,7 @@ def _seat_json(s: SeatState) -> dict:
     }
 
 
-def _seat_from(d: dict, content) -> SeatState:
+def _seat_from(d: dict[str, Any], content: Content) -> SeatState:
     s = SeatState.__new__(SeatState)
     s.seat = d["seat"]
     for t in TRACK_FIELDS:
@@ -325,26 +330,8 @@ def _seat_from(d: dict, content) -> SeatState:
     return s
 
 
-def _card(content, ref: str):
+def _card(content: Content, ref: str) -> Card:
     card = content.lookup(ref)
     if card is None:
         raise ValueError(f"the saved game names a card '{ref}' that this content does not have")
     return card
-
-
-def _json(v):
-    if isinstance(v, tuple):
-        return {"tuple": [_json(x) for x in v]}
-    if isinstance(v, dict):
-        return {k: _json(x) for k, x in v.items()}
-    return v
-
-
-def _unjson(v):
-    if isinstance(v, dict):
-        if set(v) == {"tuple"}:
-            return tuple(_unjson(x) for x in v["tuple"])
-        return {k: _unjson(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_unjson(x) for x in v]
-    return v

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from rulekit.core import board as B
 from rulekit.core.phases.setup import fill_tiles, initial_reveal, shuffle_decks
 from rulekit.core.state import Cursor, Entry
+
+if TYPE_CHECKING:
+    from rulekit.core.game import Game
 
 
 @dataclass(frozen=True)
@@ -15,7 +19,7 @@ class TableSeat:
     """What one seat holds; anything not given keeps its start value."""
 
     tracks: Mapping[str, int] = field(default_factory=dict)     # tracks and money
-    advisor: object | None = None                                # its `on setup` does not run
+    advisor: Any = None                                          # its `on setup` does not run
     hand: Sequence = ()
     tableau: Sequence = ()        # each on, executed once in an earlier round (a one-round card: spent)
     unlocked: int | None = None
@@ -32,7 +36,7 @@ class Table:
     round: int = 1
 
 
-def set_table(game, table: Table) -> None:
+def set_table(game: Game, table: Table) -> None:
     """Lay the table on a game that has not been set up: no advisor dealt, no `on setup` run.
 
     Every card named is taken out of its deck, so each card stays in exactly one place.
@@ -72,7 +76,7 @@ def set_table(game, table: Table) -> None:
     st.cursor = Cursor("idle", "")
 
 
-def lay_board(game, codes: Sequence[int]) -> None:
+def lay_board(game: Game, codes: Sequence[int]) -> None:
     """Put every cell in the given state (face-down tiles with their fronts), counts kept true."""
     st = game.state
     for i, code in enumerate(codes):

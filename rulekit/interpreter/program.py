@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from types import TracebackType
+from typing import TYPE_CHECKING
 
 from rulekit import registry
 from rulekit.core.errors import EffectError
+from rulekit.core.program import Card as CardLike
+from rulekit.core.program import Expression, Handler
+from rulekit.core.state import GameState
 from rulekit.interpreter import codegen, reference
-from rulekit.interpreter.runtime import RUNTIME_ERRORS, arithmetic_error
+from rulekit.interpreter.runtime import RUNTIME_ERRORS, Runtime, arithmetic_error
 from rulekit.language import ast
 from rulekit.language.checker import Checked
+from rulekit.model import Card, Content
+
+if TYPE_CHECKING:
+    from rulekit.core.game import Game
 
 EVALUATORS = ("compiled", "reference")
 
@@ -19,17 +28,17 @@ EVALUATORS = ("compiled", "reference")
 class CompiledCard:
     """A card's behaviour, compiled once per content and run many times."""
 
-    card: object
-    on: dict[str, Callable] = field(default_factory=dict)          # 'play', 'setup', 'resolve', 'income start', …
-    triggers: dict[str, list] = field(default_factory=dict)        # word -> [(key, fn, once)]
-    react: dict[str, Callable] = field(default_factory=dict)       # word -> fn
-    modifiers: list = field(default_factory=list)                  # [(quantity, fn, floor)]
+    card: Card
+    on: dict[str, Handler] = field(default_factory=dict)          # 'play', 'setup', 'resolve', 'income start', …
+    triggers: dict[str, list[tuple[str, Handler, bool]]] = field(default_factory=dict)      # word -> [(key, fn, once)]
+    react: dict[str, Handler] = field(default_factory=dict)       # word -> fn
+    modifiers: list[tuple[str, Expression, int | None]] = field(default_factory=list)  # [(quantity, fn, floor)]
     shields: tuple[str, ...] = ()
     seals: tuple[str, ...] = ()
-    condition: Callable | None = None                              # combos: `when:`
+    condition: Expression | None = None                             # combos: `when:`
     playable: bool = True                                          # False when only `react` handlers
     skips: tuple[str, ...] = ()                                    # `skip STEP`
-    later: dict[str, Callable] = field(default_factory=dict)      # `after N rounds:` blocks by name
+    later: dict[str, Handler] = field(default_factory=dict)      # `after N rounds:` blocks by name
     code: codegen.CardCode | None = None                           # the generated module (compiled evaluator)
 
 
@@ -37,7 +46,7 @@ def handler_key(h: ast.Handler) -> str:
     return f"{h.event} {h.edge}" if h.edge else h.event
 
 
-def compile_card(card, evaluator: str) -> CompiledCard:
+def compile_card(card: Card, evaluator: str) -> CompiledCard:
     """One card's handlers, declarations and condition, by the generated-code or the reference evaluator.
 
     Only what the checker passed is compiled: a card with an effect or a condition must carry its
@@ -64,14 +73,14 @@ def compile_card(card, evaluator: str) -> CompiledCard:
         out.condition = reference.expression(condition, None, condition.pos.line or card.line) \
             if condition is not None else None
         out.later = {codegen.after_name(a): reference.later(a.body, card, a.pos.line) for a in afters(handlers)}
-    for n, (h, fn) in enumerate(zip(handlers, hfn)):
+    for n, (h, fn) in enumerate(zip(handlers, hfn, strict=False)):
         if h.form == "on":
             out.on[handler_key(h)] = fn
         elif h.form == "react":
             out.react[h.event] = fn
         else:
             out.triggers.setdefault(h.event, []).append((f"{card.id}/{n}", fn, h.form == "once"))
-    out.modifiers = [(m.quantity, fn, m.floor) for m, fn in zip(modifiers, mfn)]
+    out.modifiers = [(m.quantity, fn, m.floor) for m, fn in zip(modifiers, mfn, strict=False)]
     if program is not None:
         for item in program.items:
             if isinstance(item, ast.Shield):
@@ -85,7 +94,7 @@ def compile_card(card, evaluator: str) -> CompiledCard:
     return out
 
 
-def afters(stmts_or_handlers) -> list[ast.After]:
+def afters(stmts_or_handlers: Iterable[ast.Handler | ast.Stmt]) -> list[ast.After]:
     """Every `after` block in handlers or statements, nested ones included."""
     found: list[ast.After] = []
     stack = [x.body if isinstance(x, ast.Handler) else (x,) for x in stmts_or_handlers]
@@ -100,7 +109,8 @@ def afters(stmts_or_handlers) -> list[ast.After]:
 class Program:
     """Every card of a content compiled, the unlock conditions, and where an error inside them happened."""
 
-    def __init__(self, content, unlock: dict[str, tuple[Checked, str]], evaluator: str, combos=None):
+    def __init__(self, content: Content, unlock: dict[str, tuple[Checked, str]], evaluator: str,
+                 combos: Sequence[Card] | None = None) -> None:
         self.content = content
         self.evaluator = evaluator
         self.cards: dict[str, CompiledCard] = {c.id: compile_card(c, evaluator) for c in content.cards}
@@ -122,11 +132,15 @@ class Program:
             self.unlock[name] = (fn, where, expr.pos.line)
             self.unlock_reads_only_board = self.unlock_reads_only_board and condition.reads <= {"board", "stage"}
 
-    def card(self, ref: str):
+    def card(self, ref: str) -> Card | None:
         return self.content.lookup(ref)
 
+    def runtime(self, game: Game) -> Runtime:
+        """The `rt` this program's functions are called with, for one game."""
+        return Runtime(game)
+
     # ---- unlock conditions ------------------------------------------------------------------------
-    def unlock_holds(self, g, name: str, seat: int) -> bool:
+    def unlock_holds(self, g: Game, name: str, seat: int) -> bool:
         fn, where, line = self.unlock[name]
         try:
             return bool(g.bounded(fn, g.rt, seat, None))
@@ -136,7 +150,7 @@ class Program:
             raise EffectError(reason, None, line, st.round, st.seed, where=where) from None
 
     # ---- errors ------------------------------------------------------------------------------------
-    def located(self, err: BaseException, card, st) -> EffectError:
+    def located(self, err: BaseException, card: CardLike, st: GameState) -> EffectError:
         """The EffectError to raise for `err` inside `card`: with the card, its line, the round and the seed."""
         if not isinstance(err, EffectError):
             err = arithmetic_error(err).with_traceback(err.__traceback__)
@@ -149,7 +163,7 @@ class Program:
         err.args = (err.describe(),)
         return err
 
-    def line_in(self, card, tb) -> int:
+    def line_in(self, card: CardLike, tb: TracebackType | None) -> int:
         """The effect line of the deepest generated line of this card in a traceback (0 if none)."""
         compiled = self.cards.get(card.id)
         code = compiled.code if compiled is not None else None

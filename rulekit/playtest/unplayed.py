@@ -22,7 +22,7 @@ from rulekit.agents import estgen
 from rulekit.agents import estimate as E
 from rulekit.agents.greedy import PLAY_MARGIN, GreedyAgent
 from rulekit.core.errors import EffectError
-from rulekit.core.game import Game
+from rulekit.engine import make_game
 from rulekit.language import ast
 import contextlib
 from typing import Any
@@ -98,7 +98,7 @@ def reasons(content, cards: list, players: int, seed: int, greedy: bool) -> dict
 def _sample(content, cards: list, players: int, seed: int, seen: dict) -> bool:
     """Play the sample game, watching; whether any action question was watched (an effect may stop it early)."""
     asked = [0]
-    game = Game.new(content, seed, [_Watcher(seed, s, cards, seen, asked) for s in range(players)], players=players)
+    game = make_game(content, seed, [_Watcher(seed, s, cards, seen, asked) for s in range(players)], players=players)
     with contextlib.suppress(EffectError):
         game.run()
     return asked[0] > 0

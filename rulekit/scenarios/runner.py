@@ -23,8 +23,9 @@ from rulekit.core.game import Game
 from rulekit.core.phases.end import check_end, check_unlocks
 from rulekit.core.phases.events import resolve_event
 from rulekit.core.table import Table, TableSeat, set_table
-from rulekit.play import EffectLines
+from rulekit.engine import make_game
 from rulekit.language.diagnostics import ContentError, Diagnostic
+from rulekit.play import EffectLines
 from rulekit.scenarios.chooser import IllegalAnswer, ScriptedChooser
 from rulekit.scenarios.reader import SEATS, Compare, ContentSource, Expectation, Scenario, Step, read_scenario
 
@@ -118,7 +119,7 @@ def run_scenario(scenario: Scenario, *, verbose: bool = False) -> Result:
     trace = Trace(result.trace, log) if log is not None else None
     choosers = [ScriptedChooser(s, scenario.choices.get(s, []), trace) for s in range(scenario.players)]
     try:
-        game = Game.new(scenario.content, scenario.seed, choosers, players=scenario.players, rules=scenario.rules,
+        game = make_game(scenario.content, scenario.seed, choosers, players=scenario.players, rules=scenario.rules,
                         combos=scenario.combos, log=log, verbose=verbose,
                         unlock=(scenario.unlock, scenario.unlock_files))
         set_table(game, table_of(scenario))

@@ -11,10 +11,15 @@ Decisions inside card effects are not steps: they are asked at once, while the s
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rulekit import registry
 from rulekit.core.phases import actions, end, events, exchange, income, reserve, setup, spread, treatment
 from rulekit.core.questions import Question
 from rulekit.core.state import Cursor
+
+if TYPE_CHECKING:
+    from rulekit.core.game import Game
 
 # The modules of the seven phases, in order (docs/rules.md, the round).
 RULE_PHASES = {"income": income, "reserve": reserve, "actions": actions, "treatment": treatment,
@@ -22,9 +27,15 @@ RULE_PHASES = {"income": income, "reserve": reserve, "actions": actions, "treatm
 assert tuple(RULE_PHASES) == registry.PHASE_ORDER
 
 
-def advance(g) -> Question | None:
-    """Run steps until one is a decision (returned, the state unchanged by it) or the run is over (None)."""
+def advance(g: Game, auto: bool = False) -> Question | None:
+    """Run steps until one is a decision (returned, the state unchanged by it) or the run is over (None).
+
+    With `auto` (Game.run) every decision goes to its seat's chooser at once and the steps go on: the
+    answer is applied where the question was made, not passed up and found again.
+    """
     st = g.state
+    seats = st.seats
+    choose = g.choose_now
     while True:
         if g.halt:
             g.halt = False
@@ -41,9 +52,9 @@ def advance(g) -> Question | None:
             else:
                 q = module.ask(g, cur)
                 if q is not None:
-                    if not st.seats[q.seat].out:
+                    if not auto and not seats[q.seat].out:
                         return q
-                    resolve(g, q, g._choose(q))     # an out player's board answers for itself
+                    module.answer(g, cur, q, choose(q))     # an out player's board answers for itself
         elif phase == "round":
             _round_start(g, cur)
         elif phase == "round_end":
@@ -51,7 +62,9 @@ def advance(g) -> Question | None:
         elif phase == "setup":
             q = setup.ask(g, cur)
             if q is not None:
-                return q
+                if not auto:
+                    return q
+                setup.answer(g, cur, q, choose(q))
         elif phase == "final":
             end.final_scoring(g)
         elif phase == "idle":
@@ -60,20 +73,20 @@ def advance(g) -> Question | None:
             raise AssertionError(f"no step at {phase}/{cur.step}")
 
 
-def resolve(g, q: Question, option) -> None:
+def resolve(g: Game, q: Question, option: Any) -> None:
     cur = g.state.cursor
     module = setup if cur.phase == "setup" else RULE_PHASES[cur.phase]
     module.answer(g, cur, q, option)
 
 
-def _round_start(g, cur: Cursor) -> None:
+def _round_start(g: Game, cur: Cursor) -> None:
     g.record("round_start")
     run_scheduled(g)
     g.run_phase_handlers("round", "start")
     cur.phase, cur.step = "income", "start"
 
 
-def run_scheduled(g) -> None:
+def run_scheduled(g: Game) -> None:
     """`after N rounds:` blocks whose round has come, in the order they were scheduled."""
     st = g.state
     if not st.scheduled:
@@ -91,14 +104,14 @@ def run_scheduled(g) -> None:
         g.run_handler(compiled.later[block], compiled.card, owner, entry, how="after", values=values)
 
 
-def _start(g, cur: Cursor) -> None:
+def _start(g: Game, cur: Cursor) -> None:
     g.state.phase = cur.phase
     g.record("phase")
     g.run_phase_handlers(cur.phase, "start")
     RULE_PHASES[cur.phase].begin(g, cur)
 
 
-def _end(g, cur: Cursor) -> None:
+def _end(g: Game, cur: Cursor) -> None:
     phase = cur.phase
     g.run_phase_handlers(phase, "end")
     end.check_unlocks(g)
@@ -118,7 +131,7 @@ def _end(g, cur: Cursor) -> None:
         g.halt = True
 
 
-def _round_end(g, cur: Cursor) -> None:
+def _round_end(g: Game, cur: Cursor) -> None:
     st = g.state
     st.round_ended = st.round
     g.run_phase_handlers("round", "end")
@@ -126,9 +139,8 @@ def _round_end(g, cur: Cursor) -> None:
     if g.log is not None:
         g.record("tracks", players=[g.snapshot(s) for s in range(st.players)])
     end.check_end(g)
-    if not st.over:
-        if not end.check_events_exhausted(g) and st.round >= g.rules.max_rounds:
-            g.end("max_rounds")
+    if not st.over and not end.check_events_exhausted(g) and st.round >= g.rules.max_rounds:
+        g.end("max_rounds")
     if not st.over:
         st.round += 1
     st.cursor = Cursor("final", "") if st.over else Cursor("round", "start", stop=cur.stop)

@@ -7,37 +7,65 @@ is made only when it is picked (or when a chooser reads the menu), so a random p
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, overload
 
 from rulekit.core import board as B
+from rulekit.core.handlers import SIGNED_QUANTITIES
 from rulekit.core.questions import CELLS, PASS, Action, Ask, Question
 from rulekit.core.state import Cursor
+from rulekit.core.steps import ActionsStep
+
+if TYPE_CHECKING:
+    from rulekit.core.game import Game
+
+PRICE_SIGNED = "price" in SIGNED_QUANTITIES
 
 
-class Menu(Sequence):
+class Menu(Sequence[Action]):
     """The legal actions of a seat now, in a fixed order: pass, bury (dead in reading order),
     relocate (each resident × each empty cell, reading order), play (each card name in hand once),
     execute again, switch."""
 
     __slots__ = ("dead", "empties", "length", "n", "residents", "rest")
 
-    def __init__(self, g, seat: int):
+    def __init__(self, g: Game, seat: int) -> None:
         p = g.state.seats[seat]
         c = p.counts
-        self.dead: list[int] | None = None
-        self.residents: list[int] | None = None
-        self.empties: list[int] | None = None
-        n_bury = c[B.DEAD] if c[B.DEAD] and p.money >= g.quantity(seat, "bury_cost", 1, note=False) else 0
+        tables = g.tables(seat)
+        mods = tables.modifiers
+        money = p.money
+        self.dead: list[int] = []
+        self.residents: list[int] = []
+        self.empties: list[int] = []
+        # What is legal is what the game's can_play / can_execute / can_switch say, as for a scripted action;
+        # without a modifier of the quantity the base cost is read here directly (the same number).
+        n_bury = 0
+        if c[B.DEAD] and money >= (g.quantity(seat, "bury_cost", 1, note=False) if "bury_cost" in mods else 1):
+            n_bury = c[B.DEAD]
         n_move = 0
-        if c[B.EMPTY] and p.money >= g.quantity(seat, "relocate_cost", 1, note=False):
+        if c[B.EMPTY] and money >= (g.quantity(seat, "relocate_cost", 1, note=False) if "relocate_cost" in mods else 1):
             n_move = (c[B.HEALTHY] + c[B.MILD] + c[B.SEVERE] + c[B.DEAD]) * c[B.EMPTY]
-        # What is legal is decided by the game's can_play / can_execute / can_switch, as for a scripted action.
         rest: list[Action] = []
-        seen: set[str] = set()
-        for card in p.hand:
-            if card.id not in seen:
-                seen.add(card.id)
-                if g.can_play(seat, card) is None:
-                    rest.append(Action(("play", card.id)))
+        if p.hand:
+            seen: set[str] = set()
+            names = tables.names
+            compiled = g.program.cards
+            priced = "price" in mods
+            for card in p.hand:
+                cid = card.id
+                if cid in seen:
+                    continue
+                seen.add(cid)
+                if card.name in names:
+                    continue
+                if priced:
+                    price = g.price(seat, card)
+                else:
+                    price = card.price[0] if card.price else 0
+                    if price < 0 and not PRICE_SIGNED:
+                        price = 0
+                if price <= money and compiled[cid].playable:
+                    rest.append(Action(("play", cid)))
         if p.tableau:
             for e in p.tableau:
                 if len(e.card.price) > 1 and g.can_execute(seat, e) is None:
@@ -57,7 +85,12 @@ class Menu(Sequence):
     def __len__(self) -> int:
         return self.length
 
-    def __getitem__(self, k):
+    @overload
+    def __getitem__(self, k: int) -> Action: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Action]: ...
+
+    def __getitem__(self, k: int | slice) -> Action | list[Action]:
         if isinstance(k, slice):
             return [self[j] for j in range(*k.indices(len(self)))]
         n = self.length
@@ -77,49 +110,51 @@ class Menu(Sequence):
         return self.rest[k - moves]
 
 
-def begin(g, cur: Cursor) -> None:
+def begin(g: Game, cur: Cursor) -> None:
     cur.step = "act"
-    cur.data = {"passed": (), "taken": (0,) * g.players, "sweep": g.in_order(), "k": 0, "acted": False}
+    cur.data = ActionsStep((), [0] * g.players, g.in_order(), 0, False)
 
 
-def ask(g, cur: Cursor) -> Question | None:
+def ask(g: Game, cur: Cursor) -> Question | None:
     d = cur.data
-    sweep, k = d["sweep"], d["k"]
-    if k >= len(sweep):
-        in_order = g.in_order()
-        if not d["acted"] or all(s in d["passed"] for s in in_order):
-            cur.step = "end"
-        else:
-            d["sweep"], d["k"], d["acted"] = in_order, 0, False
-        return None
-    s = sweep[k]
-    if s in d["passed"] or g.state.seats[s].out:
-        d["k"] = k + 1
-        return None
+    assert isinstance(d, ActionsStep)
+    seats = g.state.seats
     limit = g.rules.max_actions
-    if d["taken"][s] >= limit:
-        d["passed"] += (s,)
-        g.record("action_limit", seat=s, limit=limit)
-        d["k"] = k + 1
-        return None
-    return Question(Ask.ACTION, s, Menu(g, s), None, "take an action or pass")
+    while True:
+        sweep, k = d.sweep, d.k
+        if k >= len(sweep):
+            in_order = g.in_order()
+            if not d.acted or all(s in d.passed for s in in_order):
+                cur.step = "end"
+                return None
+            d.sweep, d.k, d.acted = in_order, 0, False
+            continue
+        s = sweep[k]
+        if s in d.passed or seats[s].out:
+            d.k = k + 1
+            continue
+        if d.taken[s] >= limit:
+            d.passed += (s,)
+            g.record("action_limit", seat=s, limit=limit)
+            d.k = k + 1
+            continue
+        return Question(Ask.ACTION, s, Menu(g, s), None, "take an action or pass")
 
 
-def answer(g, cur: Cursor, q: Question, action: Action) -> None:
+def answer(g: Game, cur: Cursor, q: Question, action: Action) -> None:
     d = cur.data
+    assert isinstance(d, ActionsStep)
     s = q.seat
     if action[0] == "pass":
-        d["passed"] += (s,)
+        d.passed += (s,)
     else:
         do_action(g, s, action)
-        taken = list(d["taken"])
-        taken[s] += 1
-        d["taken"] = tuple(taken)
-        d["acted"] = True
-    d["k"] += 1
+        d.taken[s] += 1
+        d.acted = True
+    d.k += 1
 
 
-def do_action(g, seat: int, action) -> None:
+def do_action(g: Game, seat: int, action: Action) -> None:
     """Carry out one action (a scenario script may name any legal one)."""
     kind = action[0]
     if kind == "bury":
@@ -128,9 +163,7 @@ def do_action(g, seat: int, action) -> None:
     elif kind == "relocate":
         a, b = B.idx(*action[1]), B.idx(*action[2])
         g.spend_money(seat, g.quantity(seat, "relocate_cost", 1), "relocate")
-        state = g.state.board[a]
-        g.set_cell(a, B.EMPTY, "relocate")
-        g.set_cell(b, state, "relocate")
+        g.move_resident(a, b, "relocate")
     elif kind == "play":
         g.play_card(seat, action[1])
     elif kind == "execute":

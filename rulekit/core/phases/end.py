@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rulekit.core import board as B
 from rulekit.core.state import Cursor
 
+if TYPE_CHECKING:
+    from rulekit.core.game import Game
 
-def check_unlocks(g) -> None:
+
+def check_unlocks(g: Game) -> None:
     """Stage 2 and 3 unlock conditions (rules.yaml unlock.stage2/stage3), for every player still in.
 
     A condition is evaluated again only when what it reads may have changed since it last was false.
     """
     st = g.state
     program = g.program
-    seen = g._unlock_seen
+    seen = g.unlock_seen
     gated = program.unlock_reads_only_board
     versions = st.board_version
     for s in g.active_players():
@@ -29,7 +34,7 @@ def check_unlocks(g) -> None:
         seen[s] = (versions[s], p.unlocked)
 
 
-def check_end(g) -> None:
+def check_end(g: Game) -> None:
     """At the end of every phase: emptied boards put their players out; the fight won or one player left ends it."""
     st = g.state
     for s in g.active_players():
@@ -49,7 +54,7 @@ def check_end(g) -> None:
         g.end("one_left")
 
 
-def check_events_exhausted(g) -> bool:
+def check_events_exhausted(g: Game) -> bool:
     """The game ends after the event phase in which the last event card was drawn."""
     st = g.state
     if not st.event_deck and st.last_event is not None:
@@ -58,7 +63,7 @@ def check_events_exhausted(g) -> bool:
     return False
 
 
-def final_scoring(g) -> None:
+def final_scoring(g: Game) -> None:
     """Each policy in a tableau adds its `score`; a negative v scores min(0, v − final_penalty). Once.
 
     The round in which the game ends always ends first: when a phase (or a step) of it ended the

@@ -2,28 +2,36 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from rulekit.core import board as B
+from rulekit.core.program import Card
+from rulekit.core.questions import Question
 from rulekit.core.state import Cursor
 
+if TYPE_CHECKING:
+    from rulekit.core.game import Game
+
 # A card's `duration` in rounds: lasting cards are never spent; a number N is spent after N event phases.
-ROUNDS = {"lasting": 0, "round": 1}
+ROUNDS: dict[str, int] = {"lasting": 0, "round": 1}
 
 
-def begin(g, cur: Cursor) -> None:
+def begin(g: Game, cur: Cursor) -> None:
     cur.step = "draw"
 
 
-def ask(g, cur: Cursor) -> None:
+def ask(g: Game, cur: Cursor) -> None:
     st = g.state
     if st.event_deck:
         resolve_event(g, st.event_deck.pop())
     cur.step = "end"
 
 
-def answer(g, cur, q, option) -> None:  # pragma: no cover - the event phase asks no top-level question
+def answer(g: Game, cur: Cursor, q: Question, option: Any) -> None:  # pragma: no cover - asks no top-level question
     raise AssertionError("the event phase asks no top-level question")
 
 
-def resolve_event(g, card) -> None:
+def resolve_event(g: Game, card: Card) -> None:
     """The event is the current one: its `on resolve`, then combos, event scoring, the history."""
     st = g.state
     st.current_event = card
@@ -41,7 +49,8 @@ def resolve_event(g, card) -> None:
     for p in st.seats:
         spent = False
         for e in p.tableau:
-            rounds = ROUNDS.get(e.card.duration, e.card.duration)
+            d = e.card.duration
+            rounds = ROUNDS.get(d, 0) if isinstance(d, str) else d
             if rounds and not e.spent and st.round >= e.played_round + rounds - 1:
                 e.spent = spent = True
                 g.record("spent", seat=p.seat, card=e.card.id)
@@ -49,7 +58,7 @@ def resolve_event(g, card) -> None:
             g.cards_changed(p.seat)
 
 
-def fire_combos(g) -> None:
+def fire_combos(g: Game) -> None:
     """Each player in turn order, each combo in id order whose `when:` holds for them, resolves."""
     every = g.rules.combos_repeat == "every_round"
     seats = g.state.seats
@@ -72,10 +81,8 @@ def fire_combos(g) -> None:
                 break
 
 
-def event_scoring(g) -> None:
+def event_scoring(g: Game) -> None:
     """Policy below 0: −1. A fully revealed board: +1 without dead, +1 without severe, +1 with fewer than 5 infected."""
-    from rulekit.core import board as B
-
     seats = g.state.seats
     for s in g.in_order():
         p = seats[s]

@@ -6,61 +6,76 @@ no bid goes back to its owner's hand, and the owner's `when unsold` handlers run
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from rulekit.core.program import Card
 from rulekit.core.questions import Ask, Question
 from rulekit.core.state import Cursor, unique_ids
+from rulekit.core.steps import AuctionStep, Sweep
+
+if TYPE_CHECKING:
+    from rulekit.core.game import Game
 
 
-def begin(g, cur: Cursor) -> None:
+def begin(g: Game, cur: Cursor) -> None:
     g.state.offers = []
     cur.step = "offer"
-    cur.data = {"order": g.in_order(), "k": 0}
+    cur.data = Sweep(g.in_order(), 0)
 
 
-def ask(g, cur: Cursor) -> Question | None:
-    d = cur.data
+def ask(g: Game, cur: Cursor) -> Question | None:
     st = g.state
-    if cur.step == "offer":
-        if d["k"] >= len(d["order"]):
+    while cur.step == "offer":
+        d = cur.data
+        assert isinstance(d, Sweep)
+        if d.k >= len(d.order):
             cur.step = "auction"
-            cur.data = {}
-            return None
-        seat = d["order"][d["k"]]
+            cur.data = AuctionStep()
+            break
+        seat = d.order[d.k]
         hand = st.seats[seat].hand
         if not hand:
-            d["k"] += 1
-            return None
+            d.k += 1
+            continue
         return Question(Ask.OFFER, seat, (*unique_ids(hand), None), None, "offer one card, or none")
     # auction: the first offer still on the market
-    if not st.offers:
-        cur.step = "end"
-        return None
-    owner, card = st.offers[0]
-    if "bidders" not in d:
-        d.update(bidders=tuple(s for s in g.in_order() if s != owner), k=0, best=None, best_bid=0)
-    if d["k"] >= len(d["bidders"]):
-        st.offers.pop(0)
-        settle(g, owner, card, d["best"], d["best_bid"])
-        cur.data = {}
-        return None
-    seat = d["bidders"][d["k"]]
-    return Question(Ask.BID, seat, range(st.seats[seat].money + 1), card.id, f"bid for {card.name}")
+    while True:
+        if not st.offers:
+            cur.step = "end"
+            return None
+        a = cur.data
+        assert isinstance(a, AuctionStep)
+        owner, card = st.offers[0]
+        bidders = a.bidders
+        if bidders is None:
+            bidders = a.bidders = tuple(s for s in g.in_order() if s != owner)
+            a.k, a.best, a.best_bid = 0, None, 0
+        if a.k >= len(bidders):
+            st.offers.pop(0)
+            settle(g, owner, card, a.best, a.best_bid)
+            cur.data = AuctionStep()
+            continue
+        seat = bidders[a.k]
+        return Question(Ask.BID, seat, range(st.seats[seat].money + 1), card.id, f"bid for {card.name}")
 
 
-def answer(g, cur: Cursor, q: Question, option) -> None:
+def answer(g: Game, cur: Cursor, q: Question, option: Any) -> None:
     d = cur.data
     if q.kind is Ask.OFFER:
+        assert isinstance(d, Sweep)
         if option is not None:
             card = g.take_from_hand(q.seat, option)
             g.state.offers.append((q.seat, card))
             g.record("offer", seat=q.seat, card=card.id)
-        d["k"] += 1
+        d.k += 1
         return
-    if option > d["best_bid"]:
-        d["best"], d["best_bid"] = q.seat, option
-    d["k"] += 1
+    assert isinstance(d, AuctionStep)
+    if option > d.best_bid:
+        d.best, d.best_bid = q.seat, option
+    d.k += 1
 
 
-def settle(g, owner: int, card, best: int | None, bid: int) -> None:
+def settle(g: Game, owner: int, card: Card, best: int | None, bid: int) -> None:
     if best is None:
         g.record("unsold", seat=owner, card=card.id)
         g.state.seats[owner].hand.append(card)

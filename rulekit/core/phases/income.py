@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rulekit.core import board as B
+from rulekit.core.questions import Question
 from rulekit.core.state import Cursor
 
+if TYPE_CHECKING:
+    from rulekit.core.game import Game
 
-def begin(g, cur: Cursor) -> None:
+
+def begin(g: Game, cur: Cursor) -> None:
     cur.step = "gain"
 
 
-def ask(g, cur: Cursor) -> None:
+def ask(g: Game, cur: Cursor) -> None:
     seats = g.state.seats
     for s in g.in_order():
         p = seats[s]
@@ -19,5 +25,5 @@ def ask(g, cur: Cursor) -> None:
     cur.step = "end"
 
 
-def answer(g, cur, q, option) -> None:  # pragma: no cover - income asks nothing
+def answer(g: Game, cur: Cursor, q: Question, option: Any) -> None:  # pragma: no cover - income asks nothing
     raise AssertionError("income asks no question")

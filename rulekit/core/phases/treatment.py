@@ -6,60 +6,74 @@ a treated mild becomes healthy, a treated severe becomes mild; a resident is tre
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rulekit.core import board as B
-from rulekit.core.questions import CELLS, DONE, Ask, Question
+from rulekit.core.questions import CELLS, DONE, Ask, Cell, Question
 from rulekit.core.state import Cursor
+from rulekit.core.steps import TreatmentStep
+
+if TYPE_CHECKING:
+    from rulekit.core.game import Game
 
 
-def begin(g, cur: Cursor) -> None:
+def begin(g: Game, cur: Cursor) -> None:
     cur.step = "seat"
-    cur.data = {"order": g.in_order(), "k": 0}
+    cur.data = TreatmentStep(g.in_order(), 0)
 
 
-def ask(g, cur: Cursor) -> Question | None:
+def ask(g: Game, cur: Cursor) -> Question | None:
     d = cur.data
-    if cur.step == "seat":
-        if d["k"] >= len(d["order"]):
-            cur.step = "end"
-            return None
-        seat = d["order"][d["k"]]
-        if g.state.seats[seat].out:          # put out earlier in this phase (a `when cure` of another player)
-            d["k"] += 1
-            return None
-        mild = g.quantity(seat, "mild_cost", g.rules.mild_cost)
-        severe = g.quantity(seat, "severe_cost", g.rules.severe_cost)
-        cur.step = "treat"
-        d.update(costs=(mild, severe), budget=g.state.seats[seat].medical, treated=())
-        return None
-    seat = d["order"][d["k"]]
-    mild_cost, severe_cost = d["costs"]
-    budget, treated = d["budget"], d["treated"]
-    codes = tuple(code for code, cost in ((B.MILD, mild_cost), (B.SEVERE, severe_cost)) if cost <= budget)
-    out = g.state.seats[seat].out             # put out by what its own treatment set off
-    opts = [CELLS[i] for i in g.cells(seat, codes) if i not in treated] if codes and not out else []
-    if not opts:
-        _next_seat(cur)
-        return None
-    opts.append(DONE)
-    return Question(Ask.TREAT, seat, opts, None, f"treat (medical left {budget})")
+    assert isinstance(d, TreatmentStep)
+    seats = g.state.seats
+    while True:
+        if cur.step == "seat":
+            if d.k >= len(d.order):
+                cur.step = "end"
+                return None
+            seat = d.order[d.k]
+            if seats[seat].out:              # put out earlier in this phase (a `when cure` of another player)
+                d.k += 1
+                continue
+            d.mild_cost = g.quantity(seat, "mild_cost", g.rules.mild_cost)
+            d.severe_cost = g.quantity(seat, "severe_cost", g.rules.severe_cost)
+            cur.step = "treat"
+            d.budget, d.treated = seats[seat].medical, ()
+            continue
+        seat = d.order[d.k]
+        budget, treated = d.budget, d.treated
+        if seats[seat].out:                  # put out by what its own treatment set off
+            codes: tuple[int, ...] = ()
+        elif d.mild_cost <= budget:
+            codes = (B.MILD, B.SEVERE) if d.severe_cost <= budget else (B.MILD,)
+        else:
+            codes = (B.SEVERE,) if d.severe_cost <= budget else ()
+        if codes:
+            cells = g.cells(seat, codes)
+            opts: list[Cell | str] = [CELLS[i] for i in cells if i not in treated] if treated else \
+                [CELLS[i] for i in cells]
+            if opts:
+                opts.append(DONE)
+                return Question(Ask.TREAT, seat, opts, None, f"treat (medical left {budget})")
+        _next_seat(cur, d)
 
 
-def answer(g, cur: Cursor, q: Question, option) -> None:
+def answer(g: Game, cur: Cursor, q: Question, option: Cell | str) -> None:
     d = cur.data
-    if option == DONE:
-        _next_seat(cur)
+    assert isinstance(d, TreatmentStep)
+    if option == DONE or isinstance(option, str):
+        _next_seat(cur, d)
         return
     i = option[0] * B.SIZE + option[1]
-    d["treated"] += (i,)
-    mild_cost, severe_cost = d["costs"]
+    d.treated += (i,)
     if g.state.board[i] == B.MILD:
-        d["budget"] -= mild_cost
+        d.budget -= d.mild_cost
         g.set_cell(i, B.HEALTHY, "treatment")
     else:
-        d["budget"] -= severe_cost
+        d.budget -= d.severe_cost
         g.set_cell(i, B.MILD, "treatment")
 
 
-def _next_seat(cur: Cursor) -> None:
+def _next_seat(cur: Cursor, d: TreatmentStep) -> None:
     cur.step = "seat"
-    cur.data["k"] += 1
+    d.k += 1
