@@ -19,6 +19,9 @@ PACKAGE = ROOT / "rulekit"
 # compiled effects (interpreter) -> the core applies them to the state. Each stage may use the ones
 # before it, never one after it:
 # - registry: the game's vocabulary (tracks, verbs, limits), read by every stage; it imports nothing.
+# - diagnostics: the table of every rule a check may report (code, severity, title, documentation), read
+#   by every stage that checks; it imports nothing.
+# - build_info: which modules run compiled, checked before anything else loads; it imports nothing.
 # - language: text to AST to checked program; it knows nothing of cards on disk, compiling or playing.
 # - model: Card and Content, a neutral record between the language and everything that reads cards.
 # - content: reading a folder of YAML into a Content, checking each effect with the language.
@@ -32,29 +35,32 @@ PACKAGE = ROOT / "rulekit"
 # - the tools on top (play, scenarios, playtest, lint, console, cli) may use what they play or check.
 ALLOWED: dict[str, frozenset[str]] = {
     "registry": frozenset(),
+    "diagnostics": frozenset(),
+    "build_info": frozenset(),
+    "rulekit": frozenset({"build_info"}),     # the package root checks the compiled build before anything loads
     "provenance": frozenset(),
-    "language": frozenset({"registry"}),
-    "model": frozenset({"language", "registry"}),
-    "content": frozenset({"language", "model", "registry"}),
+    "language": frozenset({"diagnostics", "registry"}),
+    "model": frozenset({"diagnostics", "language", "registry"}),
+    "content": frozenset({"diagnostics", "language", "model", "registry"}),
     "core": frozenset({"registry"}),
-    "interpreter": frozenset({"core", "content", "language", "model", "registry"}),
-    "agents": frozenset({"core", "language", "model", "registry"}),
-    "engine": frozenset({"agents", "content", "core", "interpreter", "language", "model", "registry"}),
-    "console": frozenset({"agents", "content", "language", "model", "registry"}),
-    "lint": frozenset({"console", "content", "language", "model", "registry"}),
+    "interpreter": frozenset({"diagnostics", "core", "content", "language", "model", "registry"}),
+    "agents": frozenset({"diagnostics", "core", "language", "model", "registry"}),
+    "engine": frozenset({"diagnostics", "agents", "content", "core", "interpreter", "language", "model", "registry"}),
+    "console": frozenset({"diagnostics", "agents", "content", "language", "model", "registry"}),
+    "lint": frozenset({"diagnostics", "console", "content", "language", "model", "registry"}),
     "play": frozenset({"agents", "core", "engine", "provenance", "registry"}),
-    "scenarios": frozenset({"agents", "console", "content", "core", "engine", "language", "model", "play",
+    "scenarios": frozenset({"diagnostics", "agents", "console", "content", "core", "engine", "language", "model", "play",
                             "registry"}),
-    "playtest": frozenset({"agents", "console", "content", "core", "engine", "language", "lint", "model", "play",
+    "playtest": frozenset({"diagnostics", "agents", "console", "content", "core", "engine", "language", "lint", "model", "play",
                            "provenance", "registry"}),
-    "cli": frozenset({"console", "lint", "play", "playtest", "provenance", "scenarios"}),
+    "cli": frozenset({"build_info", "console", "lint", "play", "playtest", "provenance", "scenarios"}),
     "__main__": frozenset({"cli"}),
 }
 # Edges against the flow that exist today, each named exactly, so no new one can hide behind them.
 KNOWN: dict[tuple[str, str], str] = {
     # The loader marks the cards the greedy bot's estimate cannot read (for `rulekit lint`): the
     # estimate should say this itself, from the content, once the lint asks the agents for it.
-    ("rulekit.content.loader", "rulekit.agents.estimate"): "the loader asks the estimate which cards it cannot read",
+    ("rulekit.content.checks", "rulekit.agents.estimate"): "the loader's checks ask the estimate which cards it cannot read",
 }
 
 
