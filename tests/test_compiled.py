@@ -104,7 +104,7 @@ import copy, json, pickle, sys, multiprocessing
 import rulekit
 from rulekit.core import game as G
 from rulekit.content.loader import load_content
-from rulekit.engine import new_game, run_game
+from rulekit.engine import make_game, new_game, run_game
 from rulekit.agents.base import RandomAgent
 assert not G.__file__.endswith(".py"), G.__file__          # the compiled game really runs
 content = load_content(sys.argv[1])
@@ -134,7 +134,7 @@ again = rulekit.Game(g.program, g.rules, rulekit.GameState.from_json(json.loads(
 again.run()
 out["json"] = again.winners()
 out["deepcopy_state"] = copy.deepcopy(g.state).to_json() == g.state.to_json()
-user = G.Game.new(content, 4, [Cautious(), Mine(4, 1), Cautious(), Mine(4, 3)])
+user = make_game(content, 4, [Cautious(), Mine(4, 1), Cautious(), Mine(4, 3)])
 user.run()
 out["users"] = user.winners()
 with multiprocessing.get_context("fork").Pool(2) as pool:    # results cross processes, as with --jobs
