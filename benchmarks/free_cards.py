@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main() -> None:
     from rulekit.content.loader import load_content
-    from rulekit.content.model import Content
+    from rulekit.model import Content
     from rulekit.engine import new_game, result_of
     from rulekit.playtest import unplayed
 

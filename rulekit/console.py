@@ -9,7 +9,7 @@ import click
 
 from rulekit import registry
 from rulekit.agents import seat_agents
-from rulekit.content.model import Content
+from rulekit.model import Content
 from rulekit.language.diagnostics import ContentError, concise
 
 # Help is bilingual everywhere, Chinese first then English, like the rest of rulekit's output: the

@@ -515,7 +515,7 @@ def test_a_walker_that_forgets_a_node_type_is_refused_when_it_is_made():
 
 
 def test_the_compiler_takes_only_a_checked_program():
-    from rulekit.content.model import Card
+    from rulekit.model import Card
     from rulekit.interpreter.program import compile_card
 
     program, _ = parse_effect("on play:\n  medical += 1\n")

@@ -19,7 +19,7 @@ import yaml
 from rulekit.agents import estgen
 from rulekit.agents import estimate as E
 from rulekit.agents.greedy import GreedyAgent
-from rulekit.content.model import Card
+from rulekit.model import Card
 from rulekit.engine import make_game
 from rulekit.language import ast
 from rulekit.language.parser import parse_effect

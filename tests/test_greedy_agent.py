@@ -102,7 +102,7 @@ def _snapshot(engine_content):
 
 
 def _advisor(text: str):
-    from rulekit.content.model import Card
+    from rulekit.model import Card
     from rulekit.language.parser import parse_effect
 
     program, problems = parse_effect(text)

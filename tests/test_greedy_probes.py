@@ -231,7 +231,7 @@ def test_lint_names_every_card_the_bots_cannot_value(tmp_path):
 
 @pytest.mark.parametrize("trigger", sorted(registry.TRIGGERS))
 def test_a_card_that_scores_at_any_trigger_is_worth_something(probes, trigger):
-    from rulekit.content.model import Card
+    from rulekit.model import Card
     from rulekit.language.parser import parse_effect
 
     program, problems = parse_effect(f"when {trigger}:\n  score += 1\n")

@@ -11,7 +11,7 @@ import dataclasses
 from pathlib import Path
 
 from rulekit.content.loader import load_content
-from rulekit.content.model import Card
+from rulekit.model import Card
 from rulekit.engine import run_game
 from rulekit.language.parser import parse_effect
 from rulekit.playtest import report, stats, unplayed

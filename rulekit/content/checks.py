@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekit import registry
-from rulekit.content.model import Card
+from rulekit.model import Card
 from rulekit.content.schema import validate
 from rulekit.content.yamlpos import Located, parse_bytes
 from rulekit.diagnostics import R

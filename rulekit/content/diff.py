@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulekit.content.model import Card, Content
+from rulekit.model import Card, Content
 
 # The fields of a card a diff compares, in the order it names them; a card's digest covers exactly these.
 FIELDS = ("kind", "name", "status", "stage", "price", "copies", "score", "duration", "counters", "switchable",

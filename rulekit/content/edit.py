@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulekit import registry
-from rulekit.content.model import Card
+from rulekit.model import Card
 from rulekit.content.yamlpos import Span, decode, parse_bytes, read_bytes
 
 BOM = "\ufeff"

@@ -21,7 +21,7 @@ from typing import Any
 from rulekit.content.checks import (KIND_FOLDERS, CardNames, Draft, ExtraCard, RefExists, Run, Unreadable, absolute,
                                     cards_of, check_effects, folder_checks, read_cards, read_extra, references,
                                     unreadable_files, validate_draft, within)
-from rulekit.content.model import Card, Content
+from rulekit.model import Card, Content
 from rulekit.content.rules import DEFAULT_RULES, DEFAULT_SOURCE, UNLOCK_STAGES, default_unlock, merge_rules, read_rules
 from rulekit.content.yamlpos import Located, parse_bytes, read_bytes
 from rulekit.diagnostics import R

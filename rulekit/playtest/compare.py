@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulekit.content import diff
-from rulekit.content.model import Content
+from rulekit.model import Content
 from rulekit.core.result import GameResult
 from rulekit.playtest import stats
 from rulekit.playtest.audit import Expected, audited

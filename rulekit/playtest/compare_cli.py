@@ -13,7 +13,7 @@ import click
 from rulekit.console import SEED, Command, agents_or_usage_error, echo, load_or_exit
 from rulekit.content import diff
 from rulekit.content.loader import load_content
-from rulekit.content.model import Content
+from rulekit.model import Content
 from rulekit.language.diagnostics import ContentError, concise
 from rulekit.playtest import compare as C
 from rulekit.playtest import compare_report

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from rulekit.content.edit import EditError, Field, Spot, locate, rewritten
 from rulekit.content.loader import load_content
-from rulekit.content.model import Card, Content
+from rulekit.model import Card, Content
 from rulekit.language.diagnostics import ContentError, concise
 from rulekit.playtest.runner import Batch, game_seed
 from rulekit.playtest.tune_measure import (GameSums, Player, Reference, Unit, Variants, mean, read_reference,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import rulekit
-from rulekit.content.model import Content
+from rulekit.model import Content
 from rulekit.playtest.paired import Clustered, Mean
 from rulekit.playtest.runner import Batch, BatchError, dask_games, local_games, play_one
 from rulekit.playtest.store import write_atomic

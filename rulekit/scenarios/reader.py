@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekit.content.loader import load_content
-from rulekit.content.model import Card, Content
+from rulekit.model import Card, Content
 from rulekit.content.rules import merge_rules, read_rules
 from rulekit.content.yamlpos import Located, Span, read_yaml
 from rulekit.core import board as B
