@@ -226,3 +226,22 @@ def test_every_field_of_the_state_is_saved(content):
     seat = next(s for s in data["seats"] if s["tableau"])
     assert set(seat) == set(SeatState.__slots__)
     assert set(seat["tableau"][0]) == set(Entry.__slots__)
+
+
+def test_a_copied_step_record_has_every_field_and_shares_no_list():
+    """A clone keeps each phase's place: every field of every step record is copied, and changing the copy's
+    list (the actions taken) leaves the original as it was."""
+    from dataclasses import fields
+
+    from rulekit.core import steps
+
+    for cls in steps.KINDS.values():
+        values = {f.name: ([1, 2] if f.name == "taken" else (3,) if "tuple" in str(f.type) else 7)
+                  for f in fields(cls)}
+        original = cls(**values)
+        twin = steps.copy(original)
+        assert twin == original and twin is not original, cls.__name__
+        for f in fields(cls):
+            if isinstance(getattr(original, f.name), list):
+                getattr(twin, f.name).append(9)
+                assert getattr(original, f.name) == [1, 2], f"{cls.__name__}.{f.name} is shared by the copy"

@@ -128,7 +128,7 @@ class Cursor:
 
     def copy(self) -> Cursor:
         data = self.data
-        return Cursor(self.phase, self.step, data.copy() if data is not None else None, self.stop)
+        return Cursor(self.phase, self.step, steps.copy(data) if data is not None else None, self.stop)
 
     def to_json(self) -> dict[str, Any]:
         return {"phase": self.phase, "step": self.step, "data": steps.to_json(self.data), "stop": self.stop}

@@ -18,8 +18,6 @@ class Sweep:
     order: tuple[int, ...] = ()
     k: int = 0
 
-    def copy(self) -> Sweep:
-        return Sweep(self.order, self.k)
 
 
 @dataclass(slots=True)
@@ -30,8 +28,6 @@ class SetupStep:
     dealt: tuple[tuple[str, ...], ...] = ()
     seat: int = 0
 
-    def copy(self) -> SetupStep:
-        return SetupStep(self.dealt, self.seat)
 
 
 @dataclass(slots=True)
@@ -45,8 +41,6 @@ class ActionsStep:
     k: int = 0
     acted: bool = False
 
-    def copy(self) -> ActionsStep:
-        return ActionsStep(self.passed, list(self.taken), self.sweep, self.k, self.acted)
 
 
 @dataclass(slots=True)
@@ -61,8 +55,6 @@ class TreatmentStep:
     budget: int = 0
     treated: tuple[int, ...] = ()
 
-    def copy(self) -> TreatmentStep:
-        return TreatmentStep(self.order, self.k, self.mild_cost, self.severe_cost, self.budget, self.treated)
 
 
 @dataclass(slots=True)
@@ -81,9 +73,6 @@ class SpreadStep:
     tiers: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     tier: int = 0
 
-    def copy(self) -> SpreadStep:
-        return SpreadStep(self.order, self.k, self.ready, self.left, self.x, self.chosen, self.cands, self.tiers,
-                          self.tier)
 
 
 @dataclass(slots=True)
@@ -96,13 +85,21 @@ class AuctionStep:
     best: int | None = None
     best_bid: int = 0
 
-    def copy(self) -> AuctionStep:
-        return AuctionStep(self.bidders, self.k, self.best, self.best_bid)
 
 
 StepData = Sweep | SetupStep | ActionsStep | TreatmentStep | SpreadStep | AuctionStep
 KINDS: dict[str, type[StepData]] = {c.KIND: c for c in (Sweep, SetupStep, ActionsStep, TreatmentStep, SpreadStep,
                                                       AuctionStep)}
+
+
+def copy(data: StepData) -> StepData:
+    """A copy of a phase's place, field by field (the one list, the actions' `taken`, copied too), so a field
+    added to a record is copied without anyone remembering to."""
+    return type(data)(**{f.name: _copied(getattr(data, f.name)) for f in fields(data)})
+
+
+def _copied(v: Any) -> Any:
+    return list(v) if isinstance(v, list) else v
 
 
 def to_json(data: StepData | None) -> dict[str, Any] | None:
