@@ -26,21 +26,11 @@ from rulekit import build_info
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import bench_engine  # noqa: E402  (the timing script, beside this file)
 import ceiling  # noqa: E402  (the yardstick beside this file)
 
-RATE = """
-import sys, time
-from rulekit import build_info
-from rulekit.content.loader import load_content
-from rulekit.engine import run_game
-content = load_content(sys.argv[1])
-agent, games = sys.argv[2], int(sys.argv[3])
-run_game(content, 10**6, [agent])
-start = time.process_time()
-for seed in range(games):
-    run_game(content, seed, [agent])
-print(games / (time.process_time() - start), build_info.guard().mode)
-"""
+# bench_engine's timing script (it must also run an older rulekit), then which build ran it.
+RATE = bench_engine.RATE + "from rulekit import build_info\nprint(build_info.guard().mode)\n"
 
 
 def rate(tree: Path, content: Path, agent: str, games: int, pure: bool, built: bool = True) -> float:
@@ -50,7 +40,7 @@ def rate(tree: Path, content: Path, agent: str, games: int, pure: bool, built: b
         env[build_info.PURE_ENV] = "1"
     out = subprocess.run([sys.executable, "-c", RATE, str(content), agent, str(games)], cwd=tree, env=env,
                          capture_output=True, text=True, check=True)
-    value, mode = out.stdout.split()
+    value, mode = out.stdout.split()      # the rate, then the build
     want = ("disabled" if pure else "compiled") if built else "pure"
     if mode != want:
         raise SystemExit(f"expected the {want} build in {tree}, got {mode}: {out.stderr.strip()}")

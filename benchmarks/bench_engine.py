@@ -91,7 +91,8 @@ def effect_ratios(content, n: int) -> list[tuple[str, float]]:
         p.money = 10**6 // 2                   # enough to pay every time; the policy track is left alone
     food = content.lookup("food_shortage")
     generated_food = program.cards[food.id].on["resolve"]
-    frame = lambda: Frame(food, None)
+    def frame():
+        return Frame(food, None)
     out = []
     # Each policy -= unpaid is 0 with this much money: the same runtime calls, no change of state.
     gen = per_call(lambda: generated_food(game.rt, frame()), (), n)
