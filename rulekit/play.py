@@ -113,7 +113,7 @@ ACTIONS: dict[str, tuple[Shape, ...]] = {
 }
 ACTION = _plain('an action: ["pass"], ["bury", CELL], ["relocate", CELL, CELL], or ["play" / "execute" / "switch", CARD]',
                 lambda v: isinstance(v, list) and bool(v) and isinstance(v[0], str) and v[0] in ACTIONS
-                and len(v) == 1 + len(ACTIONS[v[0]]) and all(s.ok(x, {}, 0) for s, x in zip(ACTIONS[v[0]], v[1:])))
+                and len(v) == 1 + len(ACTIONS[v[0]]) and all(s.ok(x, {}, 0) for s, x in zip(ACTIONS[v[0]], v[1:], strict=False)))
 ANSWERS: dict[str, Shape] = {
     "advisor": CARD,
     "strategy": STAGE,
@@ -302,7 +302,7 @@ class LogReader:
         self.line = 0           # lines read so far
         self.blank = 0          # the first empty line since the last record, if any
         try:
-            self.file = open(path, encoding="utf-8")
+            self.file = open(path, encoding="utf-8")  # noqa: SIM115 - held open while the log streams; closed by close()
         except OSError as err:
             raise BadLog(f"{path}: cannot be read: {err.strerror or err}") from None
         try:
@@ -559,7 +559,9 @@ def card_name(game, cid: str | None) -> str:
 def account(game, log: list) -> list[str]:
     """A readable round-by-round account built from the game's log (with what effects did, if it has it)."""
     out: list[str] = []
-    name = lambda cid: card_name(game, cid)
+    def name(cid: str) -> str:
+        return card_name(game, cid)
+
     advisors = [f"P{p.seat + 1} {name(p.advisor.id) if p.advisor else '—'}" for p in game.state.seats]
     out.append("顾问 Advisors: " + " · ".join(advisors))
     current = None
@@ -596,6 +598,8 @@ def account(game, log: list) -> list[str]:
 
 
 # How each logged change reads in the account; `name` turns a card id into 名字 (id).
+_OUT_WORDS = {"emptied": "board fully revealed and no one alive (emptied)", "overthrown": "overthrown (policy below -10)"}
+
 _LINES = {
     "play": lambda r, who, name: f"{who} 打出 plays {name(r['card'])} for {r['price']}"
                                  + (" as a reaction" if r.get("reaction") else ""),
@@ -620,7 +624,6 @@ END_WORDS = {
 }
 
 
-_OUT_WORDS = {"emptied": "board fully revealed and no one alive (emptied)", "overthrown": "overthrown (policy below -10)"}
 
 
 class _Effects:
@@ -726,7 +729,9 @@ def status_table(game) -> list[str]:
     counts = ("H", "M", "S", "D", "#")
     lines = ["      " + "".join(f"{c:>4}" for c in cols) + " |" + "".join(f"{c:>4}" for c in counts)]
     for p in game.state.seats:
-        c = lambda k: game.count(p.seat, k)
+        def c(k: str, p=p) -> int:
+            return game.count(p.seat, k)
+
         mark = " out" if p.out else ""
         lines.append(f"  P{p.seat + 1:<3}{p.medical:>4}{p.disease:>4}{p.policy:>4}{p.score:>4}{p.economy:>4}{p.money:>4} |"
                      f"{c('healthy'):>4}{c('mild'):>4}{c('severe'):>4}{c('dead'):>4}{c('tiles'):>4}{mark}")

@@ -288,6 +288,7 @@ def check(game: Game, e: Expectation) -> tuple[bool, str, str]:
 def observe(game: Game, e: Expectation):
     st = game.state
     if e.subject == "cell":
+        assert isinstance(e.name, tuple)
         return B.STATE_NAMES[st.board[B.idx(*e.name)]]
     if e.subject == "game":
         if e.name == "game_over":
@@ -301,6 +302,7 @@ def observe(game: Game, e: Expectation):
         return [c.id for c in cards] if isinstance(e.want, list) else len(cards)
     if e.name in B.STATE_BY_NAME or e.name in ("infected", "alive", "resident", "tiles"):
         return game.count(e.subject, e.name)
+    assert isinstance(e.name, str)
     return getattr(p, e.name)
 
 

@@ -65,7 +65,9 @@ def _explain(err: ValidationError, loc: Located) -> list[Diagnostic]:
     if err.validator == "additionalProperties":
         return _unknown_keys(err, loc, path)
     if err.validator == "required":
-        missing = [k for k in err.validator_value if k not in err.instance]
+        wanted: Any = err.validator_value
+        have: Any = err.instance
+        missing = [k for k in wanted if k not in have]
         span = loc.span(path)
         what = "a scenario file needs `scenario:` (its name) first" if "scenario" in missing and not path \
             else f"{field_name(path)} needs " + " and ".join(f"`{k}:`" for k in missing)
@@ -108,10 +110,12 @@ def _value_hint(value: Any, description: str) -> str | None:
 
 
 def _unknown_keys(err: ValidationError, loc: Located, path: tuple) -> list[Diagnostic]:
-    known = list(err.schema.get("properties", {}))
-    cells = bool(err.schema.get("patternProperties"))
+    schema: Any = err.schema
+    known = list(schema.get("properties", {}))
+    cells = bool(schema.get("patternProperties"))
     out = []
-    for key in sorted(str(k) for k in err.instance if k not in known):
+    instance: Any = err.instance
+    for key in sorted(str(k) for k in instance if k not in known):
         span = loc.key_span((*path, key))
         where = "the file" if not path else field_name(path)
         if cells and key.replace(" ", "").startswith("cell"):
