@@ -530,9 +530,9 @@ def test_the_checked_program_says_what_each_name_means_and_what_the_effect_reads
     parsed = parse_effect_recovering("on play:\n  let n = infected\n  uses_left -= n\n  money += n + round\n")
     checked, diags = check_effect(parsed, "policy", None, "card.yaml", counters=["uses_left"])
     assert diags == []
-    names = {node.name: meaning for node, meaning in checked.meaning.items() if isinstance(node, ast.Name)}
+    names = {node.name: meaning.kind for node, meaning in checked.meaning.items() if isinstance(node, ast.Name)}
     assert names == {"infected": "count", "n": "local", "round": "value"}
-    assert sorted(checked.meaning[s] for s in checked.program.handlers[0].body if isinstance(s, ast.TrackChange)) \
+    assert sorted(checked.meaning[s].kind for s in checked.program.handlers[0].body if isinstance(s, ast.TrackChange)) \
         == ["counter", "track"]
     assert checked.reads == {"board", "round"}
 
