@@ -2,8 +2,8 @@
 
 `let`, `choose` and `as` names become Python locals; the subject of a player block is a local seat
 variable; names the game provides become typed runtime reads, chosen by what the resolver's table
-(Checked.meaning) says each name is, not looked up by string at run time. Each generated line remembers the effect line it came from, so a failure names
-the card's own line.
+(Checked.meaning) says each name is, not looked up by string at run time. Each generated line
+remembers the effect line it came from, so a failure names the card's own line.
 """
 
 from __future__ import annotations

@@ -154,7 +154,8 @@ class ExprChecks(Visitor, walks=("expressions",)):
     # -- `it` ----------------------------------------------------------------------------
     def it_type(self, pos: ast.Pos) -> str | None:
         if self.in_after:
-            self.report(R.IT_OR_PREVENT_IN_AFTER, pos, "`it` means nothing inside `after`: rounds later the cell or card may be gone",
+            self.report(R.IT_OR_PREVENT_IN_AFTER, pos,
+                        "`it` means nothing inside `after`: rounds later the cell or card may be gone",
                         hint="act on `it` now, or use a kind such as `cure 1 mild` in the `after` block")
             return None
         trig = registry.TRIGGERS.get(self.handler.event) if self.handler and self.handler.form != "on" else None
@@ -222,9 +223,9 @@ class ExprChecks(Visitor, walks=("expressions",)):
     def e_CountOf(self, e: ast.CountOf) -> str:
         self.reads.add("cards" if e.what == "played" else "players")
         if e.what not in registry.COUNTABLE:
-            msg, hint = unknown_word(e.what, registry.COUNTABLE, "thing to count")
-            self.report(R.UNKNOWN_COUNT, e.what_pos, msg, hint="write count(player where …), count(other player where …) "
-                                                      "or count(played where …)")
+            msg, _ = unknown_word(e.what, registry.COUNTABLE, "thing to count")
+            self.report(R.UNKNOWN_COUNT, e.what_pos, msg,
+                        hint="write count(player where …), count(other player where …) or count(played where …)")
         if e.what in ("other player", "played") and not self.subject:
             self.report(R.NO_PLAYER, e.pos, f"count({e.what} …) is about a player, but an event has no player here",
                         hint="use it inside `each player:` or `player with …:`")
@@ -251,8 +252,9 @@ class ExprChecks(Visitor, walks=("expressions",)):
                 self.report(R.DIVISION_BY_ZERO, e.right.pos, "dividing by 0", hint="divide by a number that is never 0")
             elif can_be_zero(divisor) and right == NUM:
                 text = show(e.right)
-                self.report(R.DIVISION_BY_MAYBE_ZERO, e.right.pos, f"dividing by `{text}`, which can be 0: the game stops with an error "
-                                                  "when it is", hint=f"divide by `max(1, {text})` instead")
+                self.report(R.DIVISION_BY_MAYBE_ZERO, e.right.pos,
+                            f"dividing by `{text}`, which can be 0: the game stops with an error when it is",
+                            hint=f"divide by `max(1, {text})` instead")
         self.range(e)
         return NUM
 
@@ -315,8 +317,8 @@ class ExprChecks(Visitor, walks=("expressions",)):
             table[name] = registry.Word(name, "", "")
         msg, _ = unknown_word(e.name, table, "name")
         self.report(R.UNKNOWN_NAME, e.pos, msg, hint="a name is a track, a board count, round, players, hand, uses, "
-                                                     "a name made earlier by let, choose or as, or a number the card "
-                                                     "names in `params:`")
+                                                            "a name made earlier by let, choose or as, or a number the card "
+                                                            "names in `params:`")
 
     def e_Call(self, e: ast.Call) -> str | None:
         if e.func in _READS_OF:
@@ -388,7 +390,7 @@ class ExprChecks(Visitor, walks=("expressions",)):
         for other in ("policy", "event", "advisor", "combo"):
             if other != kind and self.refs(other, arg.value):
                 self.report(R.UNKNOWN_CARD, arg.pos, f"{e.func}() takes {_KIND_ARTICLE[kind]}, but '{arg.value}' is "
-                                              f"{_KIND_ARTICLE[other]}")
+                                                     f"{_KIND_ARTICLE[other]}")
                 return
         msg = f"there is no {kind} '{arg.value}'"
         broken = [*self.unreadable.get(kind, ()), *self.unreadable.get("", ())]

@@ -109,7 +109,8 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             kinds = registry.ON_HANDLERS[h.event]
             if self.kind not in kinds:
                 only = " and ".join(_KIND_PLURAL[k] for k in kinds)
-                self.report(R.HANDLER_NOT_FOR_KIND, head, f"{_KIND_ARTICLE[self.kind]} cannot have `on {h.event}` (only {only} do)",
+                self.report(R.HANDLER_NOT_FOR_KIND, head,
+                            f"{_KIND_ARTICLE[self.kind]} cannot have `on {h.event}` (only {only} do)",
                             hint=_KIND_RUNS[self.kind])
             return
         if h.event in registry.PHASES:
@@ -124,7 +125,7 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         msg, _ = unknown_word(h.event, table, "handler")
         self.report(R.UNKNOWN_HANDLER, h.event_pos, msg,
                     hint="write `on play`, `on setup`, `on resolve`, `on game end`, or `on PHASE start` / "
-                         f"`on PHASE end` with PHASE one of: {' '.join(registry.PHASES)}")
+                                   f"`on PHASE end` with PHASE one of: {' '.join(registry.PHASES)}")
 
     def phase_edge(self, h: ast.Handler, head: ast.Pos) -> None:
         if h.edge in ("start", "end"):
@@ -141,7 +142,7 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
     def lasting_only(self, pos: ast.Pos, what: str) -> None:
         if self.kind not in registry.LASTING_KINDS:
             self.report(R.HANDLER_NOT_FOR_KIND, pos, f"{_KIND_ARTICLE[self.kind]} cannot have {what}: only advisors and policies "
-                                      "stay in play to use it", hint=_KIND_RUNS[self.kind])
+                                                     "stay in play to use it", hint=_KIND_RUNS[self.kind])
 
     def trigger_handler(self, h: ast.Handler, head: ast.Pos) -> None:
         words = {"when": "when", "once": "once when", "react": "react"}
@@ -154,8 +155,8 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             self.report(R.UNKNOWN_TRIGGER, h.event_pos, msg, hint=hint)
         if h.form == "react":
             if self.kind not in registry.REACT_KINDS:
-                self.report(R.HANDLER_NOT_FOR_KIND, head, f"{_KIND_ARTICLE[self.kind]} cannot have `react`: only policies in hand "
-                                           "can be played as a reaction", hint=_KIND_RUNS[self.kind])
+                self.report(R.HANDLER_NOT_FOR_KIND, head, f"{_KIND_ARTICLE[self.kind]} cannot have `react`: only policies "
+                            "in hand can be played as a reaction", hint=_KIND_RUNS[self.kind])
             return
         self.lasting_only(head, f"`{words[h.form]} {h.event}`")
 
@@ -257,9 +258,9 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             return
         if meaning.kind == rs.PARAM:
             self.report(R.PARAM_CHANGED, s.track_pos, f"'{s.track}' is a parameter of this card (`params:`): the effect "
-                                              "reads it, but cannot change it",
+                                                      "reads it, but cannot change it",
                         hint=f"copy it into a name of the effect's own (`let n = {s.track}`), or make it a number "
-                             f"the card keeps and changes: `counters: {{{s.track}: {self.params[s.track]}}}`")
+                                     f"the card keeps and changes: `counters: {{{s.track}: {self.params[s.track]}}}`")
             self.number(s.expr, f"the value of `{s.track} {s.op}`")
             return
         if meaning.kind == rs.COUNTER:
@@ -288,8 +289,8 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             down = (s.op == "-=") == (v > 0)
             beyond = abs(v) > hi - lo and not (s.track == "policy" and down)
         if beyond:
-            self.report(R.AMOUNT_OUT_OF_REACH, s.expr.pos, f"{s.track} only goes from {lo:,} to {hi:,}, so `{s.track} {s.op} {v:,}` "
-                                             f"cannot take effect as written",
+            self.report(R.AMOUNT_OUT_OF_REACH, s.expr.pos,
+                        f"{s.track} only goes from {lo:,} to {hi:,}, so `{s.track} {s.op} {v:,}` cannot take effect as written",
                         hint=f"write the change the card means, within {lo:,} to {hi:,}")
 
     def track_name(self, track: str, pos: ast.Pos) -> None:
@@ -371,12 +372,12 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
 
     def s_Transfer(self, s: ast.Transfer) -> None:
         if not self.players:
-            self.report(R.TRANSFER_OUTSIDE_PLAYER_BLOCK, s.verb_pos, f"`{s.direction}` moves things between two players, and here there is "
-                                             "only one", hint="put it inside `choose other player:`, `each other "
-                                                              "player:` or `player with …:`")
+            self.report(R.TRANSFER_OUTSIDE_PLAYER_BLOCK, s.verb_pos,
+                        f"`{s.direction}` moves things between two players, and here there is only one",
+                        hint="put it inside `choose other player:`, `each other player:` or `player with …:`")
         if s.what not in registry.SETTABLE and s.what not in registry.HAND_WORDS:
             table = {**registry.SETTABLE, "cards": registry.Word("cards", "手牌", "hand cards")}
-            msg, hint = unknown_word(s.what, table, f"thing to {s.direction}")
+            msg, _ = unknown_word(s.what, table, f"thing to {s.direction}")
             self.report(R.TRANSFER_OR_UNIT_WORD, s.what_pos, msg, hint="a track, money, or cards")
         if s.amount.mode in ("any", "up_to"):
             self.report(R.TRANSFER_OR_UNIT_WORD, s.amount.pos, f"`{s.direction}` already moves up to its amount",
@@ -413,7 +414,7 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         n = self.const(s.count)
         if n is not None and n < 1:
             self.report(R.EMPTY_CHOICE, s.count.pos, f"`after {n} rounds` never comes: the block runs at the start of a "
-                                              "later round", hint="write `after 1 rounds:` or more")
+                                                     "later round", hint="write `after 1 rounds:` or more")
         outer, self.in_after = self.in_after, True
         self.block(s.body)
         self.in_after = outer
@@ -455,8 +456,8 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         for end in (s.lo, s.hi):
             v = self.const(end)
             if v is not None and abs(v) > LARGEST_AMOUNT:
-                self.report(R.AMOUNT_OUT_OF_REACH, end.pos, f"`choose {s.name}` reaches {v:,}, but nothing in the game goes beyond "
-                                              f"{LARGEST_AMOUNT:,} (money's ceiling)",
+                self.report(R.AMOUNT_OUT_OF_REACH, end.pos, f"`choose {s.name}` reaches {v:,}, but nothing in the game goes "
+                            f"beyond {LARGEST_AMOUNT:,} (money's ceiling)",
                             hint="choose within what the card needs, such as `from 0 to money`")
         self.define(s, s.name, NUM, s.name_pos, (self.range(s.lo)[0], self.range(s.hi)[1]))
 
@@ -560,7 +561,7 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         covers = {st for k in verb.kinds for st in registry.KIND_STATES[k]}
         if not covers & set(states):
             self.report(R.IT_NEVER_CHANGES, s.pos, f"`{s.verb} it` never does anything here: `it` is a {'/'.join(states)} cell, "
-                                        f"and {s.verb} is {verb.doc}")
+                                                   f"and {s.verb} is {verb.doc}")
 
     def s_Draw(self, s: ast.Draw) -> None:
         self.needs_subject(s, "`draw`")
@@ -576,8 +577,8 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         self.number(s.keep, "`keep`")
         keep = self.const(s.keep)
         if n is not None and keep is not None and keep > n:
-            self.report(R.KEEP_MORE_THAN_DRAWN, s.keep.pos, f"`keep {keep}` is more than the {n} card{'s' if n != 1 else ''} drawn",
-                        hint=f"keep at most {n}")
+            self.report(R.KEEP_MORE_THAN_DRAWN, s.keep.pos,
+                        f"`keep {keep}` is more than the {n} card{'s' if n != 1 else ''} drawn", hint=f"keep at most {n}")
 
     def s_Unlock(self, s: ast.Unlock) -> None:
         self.needs_subject(s, "`unlock`")
@@ -586,8 +587,8 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
 
     def s_Prevent(self, s: ast.Prevent) -> None:
         if self.in_after:
-            self.report(R.IT_OR_PREVENT_IN_AFTER, s.pos, "`prevent` inside `after` comes rounds too late: what it would cancel has "
-                                        "already happened", hint="put `prevent` directly in the handler")
+            self.report(R.IT_OR_PREVENT_IN_AFTER, s.pos, "`prevent` inside `after` comes rounds too late: what it would "
+                        "cancel has already happened", hint="put `prevent` directly in the handler")
             return
         h = self.handler
         if h is not None and h.form != "on" and h.event not in registry.TRIGGERS:
