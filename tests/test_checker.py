@@ -405,9 +405,12 @@ def test_conditions_cannot_use_uses_or_it():
 
 def test_every_code_is_documented():
     assert all(sev in ("error", "warning", "info") and title for sev, title in CODES.values())
-    checker_src = Path(__file__).resolve().parents[1] / "rulekit/language/checker.py"
-    used = set(re.findall(r'"(RK\d{3})"', checker_src.read_text(encoding="utf-8")))
-    assert used <= set(CODES)
+    from rulekit.diagnostics.codes import R
+
+    language = Path(__file__).resolve().parents[1] / "rulekit/language"
+    src = "".join((language / name).read_text(encoding="utf-8") for name in ("checks_items.py", "checks_exprs.py"))
+    used = set(re.findall(r"\bR\.([A-Z_]+)\b", src))
+    assert len(used) > 40 and used <= set(R.__members__), "the checker reports only rules the table has"
 
 
 # ---- what would stop a game, evident from the text -----------------------------------------------
@@ -530,9 +533,9 @@ def test_the_checked_program_says_what_each_name_means_and_what_the_effect_reads
     parsed = parse_effect_recovering("on play:\n  let n = infected\n  uses_left -= n\n  money += n + round\n")
     checked, diags = check_effect(parsed, "policy", None, "card.yaml", counters=["uses_left"])
     assert diags == []
-    names = {node.name: meaning for node, meaning in checked.meaning.items() if isinstance(node, ast.Name)}
+    names = {node.name: meaning.kind for node, meaning in checked.meaning.items() if isinstance(node, ast.Name)}
     assert names == {"infected": "count", "n": "local", "round": "value"}
-    assert sorted(checked.meaning[s] for s in checked.program.handlers[0].body if isinstance(s, ast.TrackChange)) \
+    assert sorted(checked.meaning[s].kind for s in checked.program.handlers[0].body if isinstance(s, ast.TrackChange)) \
         == ["counter", "track"]
     assert checked.reads == {"board", "round"}
 

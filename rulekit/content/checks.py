@@ -411,7 +411,7 @@ def _params(run: Run, draft: Draft, counters: Sequence[str]) -> dict[str, int]:
 
 def _unread_params(run: Run, draft: Draft, params: Mapping[str, int], checked: Checked) -> None:
     """RK247: a parameter the effect never reads (a misspelt name, or one left over from an older effect)."""
-    read = {getattr(node, "name", None) for node, meaning in checked.meaning.items() if meaning == "param"}
+    read = {m.name for node, m in checked.meaning.items() if m.kind == "param" and isinstance(node, ast.Name)}
     for name in params:
         if name not in read:
             span = draft.loc.key_span(("params", name))

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from rulekit.interpreter.program import EVALUATORS, CompiledCard, Program
+from rulekit.language import ast
+from rulekit.language.checker import Checked
+from rulekit.model import Card, Content
 
 __all__ = ["EVALUATORS", "CompiledCard", "Program", "compile_content"]
 
-_cache: dict = {}
+_cache: dict[tuple[Any, ...], tuple[Content, Program]] = {}
 
 
-def compile_content(content, rules: dict, evaluator: str = "compiled", combos=None,
-                    unlock: tuple[dict, dict] | None = None) -> Program:
+def compile_content(content: Content, rules: Mapping[str, Any], evaluator: str = "compiled",
+                    combos: Sequence[Card] | None = None,
+                    unlock: tuple[Mapping[str, Checked], Mapping[str, str]] | None = None) -> Program:
     """The Program of a content, compiled once and kept for the next game.
 
     `unlock` replaces the content's unlock conditions (a scenario's own `rules: unlock:`): the checked
@@ -30,10 +37,10 @@ def compile_content(content, rules: dict, evaluator: str = "compiled", combos=No
     return program
 
 
-def _where(file: str | None, expr, name: str) -> str:
+def _where(file: str | None, expr: ast.Expr | None, name: str) -> str:
     """How an error in an unlock condition names it: rules.yaml:LINE:COL: unlock.stage2."""
     from rulekit.content.rules import DEFAULT_SOURCE
 
-    if not file or file == DEFAULT_SOURCE or not expr.pos.line:
+    if not file or file == DEFAULT_SOURCE or expr is None or not expr.pos.line:
         return f"{file or DEFAULT_SOURCE}, unlock.{name}"
     return f"{file}:{expr.pos.line}:{expr.pos.col}: unlock.{name}"

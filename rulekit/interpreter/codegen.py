@@ -1,24 +1,36 @@
 """AST -> Python source, compiled once per content: each handler a function over the runtime (rt) and its frame (f).
 
 `let`, `choose` and `as` names become Python locals; the subject of a player block is a local seat
-variable; names the game provides become typed runtime reads chosen here, once, not looked up by
-string at run time. Each generated line remembers the effect line it came from, so a failure names
-the card's own line.
+variable; names the game provides become typed runtime reads, chosen by what the resolver's table
+(Checked.meaning) says each name is, not looked up by string at run time. Each generated line
+remembers the effect line it came from, so a failure names the card's own line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from rulekit import registry
 from rulekit.interpreter.runtime import num
 from rulekit.language import ast
+from rulekit.language import resolve as rs
+from rulekit.language.checker import Checked
 from rulekit.language.visitor import Visitor
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _READS = {"hand": "rt.hand_size({s})", "revealed": "rt.revealed({s})", "round": "rt.round()",
           "players": "rt.players_in()", "uses": "(E.uses if E is not None else 0)"}
+
+
+class CardLike(Protocol):
+    """What the generator reads of a card: its id (the module's name) and the numbers it names."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def line(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -28,19 +40,21 @@ class CardCode:
     source: str
     lines: tuple[int, ...]          # effect line of generated line k+1
     filename: str
-    functions: dict[str, Callable]
+    functions: dict[str, Callable[..., Any]]
 
 
 class _Gen(Visitor, walks=("statements", "expressions")):
     """Writes one card's functions; tracks the Python name of every `let`/`choose`/`as` name in reach."""
 
-    def __init__(self, card, checked):
+    def __init__(self, card: CardLike, checked: Checked | None) -> None:
         self.card = card
-        self.checked = checked          # what the checker resolved: the meaning of every name
+        self.checked = checked          # what the resolver found: the meaning of every name
+        self.params: dict[str, int] = dict(getattr(card, "params", ()))
         self.out: list[tuple[int, str, int]] = []      # (indent, text, effect line)
-        self.scopes: list[dict[str, str]] = []
+        self.scopes: list[dict[rs.Binding, str]] = []  # the Python local of each name in reach
         self.subjects: list[str] = []                  # the subject of each player block we are in
-        self.later: list[tuple[str, tuple, list[tuple[str, str]], int]] = []   # `after` blocks still to write
+        self.cards: list[str] = []                     # the card each `count(played where …)` is reading
+        self.later: list[tuple[str, Sequence[ast.Stmt], list[tuple[rs.Binding, str]], int]] = []   # `after` blocks to write
         self.n = 0
 
     def fresh(self, prefix: str) -> str:
@@ -51,7 +65,11 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         self.out.append((indent, text, line))
 
     # ---- functions -----------------------------------------------------------------------------
-    def handler(self, name: str, body, line: int) -> None:
+    def meaning(self, node: ast.Node) -> rs.Meaning:
+        assert self.checked is not None, "only a checked program has names"
+        return self.checked.of(node)
+
+    def handler(self, name: str, body: Sequence[ast.Stmt], line: int) -> None:
         self.emit(0, f"def {name}(rt, f):", line)
         self.emit(1, "S0 = f.owner", line)
         self.emit(1, "O = f.owner", line)
@@ -69,7 +87,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             self.emit(1, "S0 = V['S']", line)
             self.emit(1, "O = f.owner", line)
             self.emit(1, "E = f.entry", line)
-            scope = {}
+            scope: dict[rs.Binding, str] = {}
             for source, var in visible:
                 self.emit(1, f"{var} = V[{var!r}]", line)
                 scope[source] = var
@@ -78,7 +96,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             self.block(body, 1, "S0", line)
             self.scopes = []
 
-    def expression(self, name: str, expr, line: int) -> None:
+    def expression(self, name: str, expr: ast.Expr, line: int) -> None:
         """A modifier's amount or a condition: a function of (rt, subject seat, tableau entry)."""
         self.emit(0, f"def {name}(rt, S0, E):", line)
         self.emit(1, "f = None", line)
@@ -88,7 +106,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         self.scopes.pop()
 
     # ---- statements --------------------------------------------------------------------------------
-    def block(self, stmts, indent: int, s: str, line: int) -> None:
+    def block(self, stmts: Sequence[ast.Stmt], indent: int, s: str, line: int) -> None:
         """A block; `line` is the statement holding it (the handler's for its body), which its count is charged to."""
         self.scopes.append({})
         self.emit(indent, f"rt.tick({len(stmts)})", line)
@@ -96,33 +114,37 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             self.stmt(st, indent, s)
         self.scopes.pop()
 
-    def bind(self, name: str) -> str:
+    def bind(self, st: ast.Node) -> str:
+        """The Python local of the name a `let`, `choose` or `as` makes."""
+        binding = self.meaning(st).binding
+        assert binding is not None, "the resolver binds every name a checked program makes"
         var = self.fresh("L")
-        self.scopes[-1][name] = var
+        self.scopes[-1][binding] = var
         return var
 
-    def lookup(self, name: str) -> str | None:
+    def local(self, meaning: rs.Meaning) -> str:
+        """The Python local a name of the effect's own is, where it is read or changed."""
         for scope in reversed(self.scopes):
-            if name in scope:
-                return scope[name]
-        return None
+            if meaning.binding in scope:
+                return scope[meaning.binding]
+        raise AssertionError(f"the resolver resolved '{meaning.name}' to a name in reach")
 
     def s_TrackChange(self, st: ast.TrackChange, i: int, s: str) -> None:
         value = self.expr(st.expr, s)
-        meaning = self.checked.of(st)
-        if meaning == "local":
-            var = self.lookup(st.track)
+        meaning = self.meaning(st)
+        if meaning.kind == rs.LOCAL:
+            var = self.local(meaning)
             new = value if st.op == "=" else f"num({var} {st.op[0]} {value})"
             self.emit(i, f"{var} = {new}", st.pos.line)
             return
-        if meaning == "counter":
+        if meaning.kind == rs.COUNTER:
             self.emit(i, f"rt.change_counter(f, {st.track!r}, {st.op!r}, {value})", st.pos.line)
             return
         self.emit(i, f"rt.change(f, {s}, {st.track!r}, {st.op!r}, {value})", st.pos.line)
 
     def s_Let(self, st: ast.Let, i: int, s: str) -> None:
         value = self.expr(st.expr, s)
-        self.emit(i, f"{self.bind(st.name)} = {value}", st.pos.line)
+        self.emit(i, f"{self.bind(st)} = {value}", st.pos.line)
 
     def s_If(self, st: ast.If, i: int, s: str) -> None:
         for k, (cond, body) in enumerate(st.branches):
@@ -133,7 +155,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             self.emit(i, "else:", st.pos.line)
             self.block(st.orelse, i + 1, s, st.pos.line)
 
-    def player_block(self, body, i: int, sub: str, line: int) -> None:
+    def player_block(self, body: Sequence[ast.Stmt], i: int, sub: str, line: int) -> None:
         self.subjects.append(sub)
         self.block(body, i, sub, line)
         self.subjects.pop()
@@ -173,12 +195,12 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         src, dst = (block_player, enclosing) if st.direction == "take" else (enclosing, block_player)
         n = self.expr(st.amount.expr, s) if st.amount.expr is not None else "None"
         call = f"rt.transfer(f, {st.direction!r}, {src}, {dst}, {st.what!r}, {st.amount.mode!r}, {n})"
-        self.emit(i, f"{self.bind(st.as_name)} = {call}" if st.as_name else call, st.pos.line)
+        self.emit(i, f"{self.bind(st)} = {call}" if st.as_name else call, st.pos.line)
 
     def s_Discard(self, st: ast.Discard, i: int, s: str) -> None:
         n = self.expr(st.amount.expr, s) if st.amount.expr is not None else "None"
         call = f"rt.discard(f, {s}, {st.amount.mode!r}, {n})"
-        self.emit(i, f"{self.bind(st.as_name)} = {call}" if st.as_name else call, st.pos.line)
+        self.emit(i, f"{self.bind(st)} = {call}" if st.as_name else call, st.pos.line)
 
     def s_MayDiscard(self, st: ast.MayDiscard, i: int, s: str) -> None:
         self.emit(i, f"if rt.may_discard(f, {s}, {self.expr(st.amount, s)}):", st.pos.line)
@@ -197,7 +219,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def s_Choose(self, st: ast.Choose, i: int, s: str) -> None:
         lo, hi = self.expr(st.lo, s), self.expr(st.hi, s)
-        self.emit(i, f"{self.bind(st.name)} = rt.choose(f, {s}, {lo}, {hi})", st.pos.line)
+        self.emit(i, f"{self.bind(st)} = rt.choose(f, {s}, {lo}, {hi})", st.pos.line)
 
     def s_May(self, st: ast.May, i: int, s: str) -> None:
         self.emit(i, f"if rt.may(f, {s}):", st.pos.line)
@@ -212,7 +234,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def s_Pay(self, st: ast.Pay, i: int, s: str) -> None:
         call = f"rt.pay(f, {s}, {self.expr(st.amount, s)})"
-        self.emit(i, f"{self.bind(st.as_name)} = {call}" if st.as_name else call, st.pos.line)
+        self.emit(i, f"{self.bind(st)} = {call}" if st.as_name else call, st.pos.line)
 
     def s_VerbStmt(self, st: ast.VerbStmt, i: int, s: str) -> None:
         n = self.expr(st.amount.expr, s) if st.amount.expr is not None else "None"
@@ -225,7 +247,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             call = f"rt.move(f, {s}, {mode!r}, {n}, {st.kind!r})"
         else:
             call = f"rt.board_verb(f, {s}, {st.verb!r}, {mode!r}, {n}, {st.kind!r})"
-        self.emit(i, f"{self.bind(st.as_name)} = {call}" if st.as_name else call, st.pos.line)
+        self.emit(i, f"{self.bind(st)} = {call}" if st.as_name else call, st.pos.line)
 
     def s_VerbIt(self, st: ast.VerbIt, i: int, s: str) -> None:
         self.emit(i, f"rt.verb_it(f, {s}, {st.verb!r})", st.pos.line)
@@ -251,18 +273,20 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         return "f.it"
 
     def e_Name(self, e: ast.Name, s: str) -> str:
-        meaning = self.checked.of(e)
-        if meaning in ("local", "card"):
-            var = self.lookup(e.name)
-            assert var is not None, f"the checker resolved '{e.name}' to a name in reach"
-            return var
-        if meaning == "counter":
+        meaning = self.meaning(e)
+        kind = meaning.kind
+        if kind == rs.LOCAL:
+            return self.local(meaning)
+        if kind == rs.CARD:         # the card `count(played where …)` is reading
+            card = self.cards[-1]
+            return f"{card}.stage" if e.name == "stage" else f"({card}.price[0] if {card}.price else 0)"
+        if kind == rs.COUNTER:
             return f"rt.counter(E, O, {e.name!r})"
-        if meaning == "param":      # a number the card names (`params:`): compiled in as a constant
-            return f"({dict(self.card.params)[e.name]})"
-        if meaning == "track":
+        if kind == rs.PARAM:        # a number the card names (`params:`): compiled in as a constant
+            return f"({self.params[e.name]})"
+        if kind == rs.TRACK:
             return f"rt.track({s}, {e.name!r})"
-        if meaning == "count":
+        if kind == rs.COUNT:
             return f"rt.count({s}, {e.name!r})"
         return _READS[e.name].format(s=s)
 
@@ -308,9 +332,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             card = self.fresh("C")
             if e.where is None:
                 return f"len(rt.played_cards({s}))"
-            self.scopes.append({"stage": f"{card}.stage", "price": f"({card}.price[0] if {card}.price else 0)"})
+            self.cards.append(card)
             cond = self.expr(e.where, s)
-            self.scopes.pop()
+            self.cards.pop()
             return f"sum(1 for {card} in rt.played_cards({s}) if {cond})"
         sub = self.fresh("S")
         where = f"(lambda {sub}: {self.expr(e.where, sub)})" if e.where is not None else "None"
@@ -321,7 +345,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         filename = f"<rulekit {self.card.id}>"
         text = [("    " * indent) + line for indent, line, _ in self.out]
         source = "\n".join(text) + "\n"
-        namespace: dict = {"num": num, "__builtins__": {"min": min, "max": max, "abs": abs, "sum": sum, "len": len}}
+        namespace: dict[str, Any] = {"num": num, "__builtins__": {"min": min, "max": max, "abs": abs, "sum": sum, "len": len}}
         exec(compile(source, filename, "exec"), namespace)
         functions = {k: v for k, v in namespace.items() if callable(v) and k != "num"}
         return CardCode(source, tuple(line for _, _, line in self.out), filename, functions)
@@ -332,7 +356,8 @@ def after_name(st: ast.After) -> str:
     return f"after_{st.pos.line}_{st.pos.col}"
 
 
-def generate(card, checked, handlers, modifiers) -> CardCode:
+def generate(card: CardLike, checked: Checked | None, handlers: Sequence[ast.Handler],
+             modifiers: Sequence[ast.Modify]) -> CardCode:
     """One card's module: handlers as h0, h1 …, modifier amounts as m0, m1 …, its condition as c."""
     gen = _Gen(card, checked)
     for k, h in enumerate(handlers):

@@ -67,12 +67,14 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
         out.condition = fns.get("c")
         out.later = {k: v for k, v in fns.items() if k.startswith("after_")}
     else:
-        hfn = [reference.handler(h.body, card, h.pos.line) for h in handlers]
-        mfn = [reference.expression(m.expr, card, m.pos.line) for m in modifiers]
-        condition = checked.condition if checked is not None else None
-        out.condition = reference.expression(condition, None, condition.pos.line or card.line) \
-            if condition is not None else None
-        out.later = {codegen.after_name(a): reference.later(a.body, card, a.pos.line) for a in afters(handlers)}
+        hfn, mfn, out.condition = [], [], None
+        if checked is not None:
+            hfn = [reference.handler(h.body, checked, card, h.pos.line) for h in handlers]
+            mfn = [reference.expression(m.expr, checked, card, m.pos.line) for m in modifiers]
+            condition = checked.condition
+            out.condition = reference.expression(condition, checked, None, condition.pos.line or card.line) \
+                if condition is not None else None
+            out.later = {codegen.after_name(a): reference.later(a.body, checked, card, a.pos.line) for a in afters(handlers)}
     for n, (h, fn) in enumerate(zip(handlers, hfn, strict=False)):
         if h.form == "on":
             out.on[handler_key(h)] = fn
@@ -128,7 +130,7 @@ class Program:
             expr = condition.condition
             assert expr is not None, "an unlock condition is checked as a condition"
             fn = (codegen.generate(_Condition(name), condition, (), ()).functions["c"] if evaluator == "compiled"
-                  else reference.expression(expr))
+                  else reference.expression(expr, condition))
             self.unlock[name] = (fn, where, expr.pos.line)
             self.unlock_reads_only_board = self.unlock_reads_only_board and condition.reads <= {"board", "stage"}
 
