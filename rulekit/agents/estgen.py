@@ -39,8 +39,7 @@ EXTRA = len(E.TRACKS) + len(E.STATES)
 PREVENTED = EXTRA + 1
 UP = PREVENTED + 1
 SLOTS = UP + 1                 # the first slot of a counter or bound name; what Acc.mix combines comes before it
-DERIVED = {"infected": ("mild", "severe"), "alive": ("healthy", "mild", "severe"),
-           "resident": ("healthy", "mild", "severe", "dead")}
+DERIVED = E.DERIVED
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 KINDS = ("choose", "may", "amount", "player")
 

@@ -25,6 +25,7 @@ from typing import Protocol
 
 from rulekit import registry
 from rulekit.core import board as B
+from rulekit.core import quantities as Q
 from rulekit.language import ast
 from rulekit.language.visitor import Visitor
 
@@ -52,11 +53,12 @@ RESIDENT = {"healthy": 0.4, "mild": -0.5, "severe": -1.4, "dead": -1.7}
 # Which residents a verb takes first when it may take several states (the agent answers the same way).
 VERB_ORDER = {"cure": ("mild",), "treat": ("severe",), "infect": ("healthy",), "worsen": ("mild",),
               "kill": ("severe", "mild", "healthy"), "remove": ("dead", "severe", "mild", "healthy")}
-VERB_TO = {"cure": "healthy", "treat": "mild", "infect": "mild", "worsen": "severe", "kill": "dead",
-           "remove": "empty"}
-KIND_STATES = {"healthy": ("healthy",), "mild": ("mild",), "severe": ("severe",), "dead": ("dead",),
-               "infected": ("mild", "severe"), "alive": ("healthy", "mild", "severe"),
-               "resident": ("healthy", "mild", "severe", "dead")}
+# What each verb leaves a cell as, and which cell states each kind covers: the registry's, but for the
+# verbs the reading cannot value (UNREADABLE, below).
+VERB_TO = {name: verb.target for name, verb in registry.VERBS.items() if name != "move"}
+KIND_STATES = registry.KIND_STATES
+# The kinds that cover several states (a count of them is the sum of theirs).
+DERIVED = {kind: states for kind, states in KIND_STATES.items() if len(states) > 1}
 STATES = ("healthy", "mild", "severe", "dead", "tiles")
 # The state of `it` in a handler of each trigger (a cure's cell is healthy by then), and how often a
 # trigger comes per round (death and cure: from the board, see handler_worth).
@@ -143,7 +145,7 @@ class Snapshot:
         rl = events if events < left else left
         self.rounds_left = rl = rl if rl > 1 else 1                            # max(1, min(left, events))
         self.r = rl * LASTING
-        self.final_penalty = obs.quantity(seat, "final_penalty", 0)
+        self.final_penalty = obs.quantity(seat, "final_penalty")
 
     @staticmethod
     def key_of(obs, seat: int) -> tuple:
@@ -161,22 +163,11 @@ class Snapshot:
         return dict(zip(STATES, self.c))
 
     def quantity_base(self, name: str) -> int:
-        rules, t = self.obs.rules, self.t
-        if name == "new_mild":
-            return t[1] // 3
-        if name in ("new_severe", "new_dead"):
-            return t[1] // 4
-        if name == "income":
-            return t[4] + self.c[0] // 2
-        if name == "mild_cost":
-            return rules.mild_cost
-        if name == "severe_cost":
-            return rules.severe_cost
-        if name == "discovery":
-            return rules.discovery
-        if name == "price":
+        """The base of the subject's quantity by the rules' own formula (core.quantities); a price: a typical one."""
+        if name in Q.CARD_BASED:
             return PRICE
-        return 1
+        t = self.t
+        return Q.base(name, self.obs.rules, t[1], t[4], self.c[0])
 
 
 # ---- reading as another seat ------------------------------------------------------------------------
@@ -977,12 +968,10 @@ class Walker(Visitor, walks=("statements", "expressions")):
         if name in acc.d:
             return snap.tracks[name] + acc.d[name]
         c = acc.counts
-        derived = {"infected": ("mild", "severe"), "alive": ("healthy", "mild", "severe"),
-                   "resident": ("healthy", "mild", "severe", "dead")}
         if name in c:
             return c[name]
-        if name in derived:
-            return sum(c[k] for k in derived[name])
+        if name in DERIVED:
+            return sum(c[k] for k in DERIVED[name])
         if name == "uses":
             return self.uses
         if name == "hand":
@@ -1283,7 +1272,7 @@ def handler_worth(body: float, trigger: str | None, once: bool, snap: Snapshot, 
     if trigger in ("death", "death severe"):
         rate = max(0.3, min(snap.c[2], snap.quantity_base("new_dead")))
     elif trigger == "cure":
-        rate = max(0.3, min(snap.c[1], snap.t[0] // max(1, snap.obs.rules.mild_cost)))
+        rate = max(0.3, min(snap.c[1], snap.t[0] // max(1, Q.mild_cost(snap.obs.rules))))
     elif trigger is not None:
         rate = TRIGGER_RATE.get(trigger, 0.3)
     else:

@@ -242,7 +242,7 @@ class GreedyAgent:
                 continue
             if kind == "bury":
                 if bury_cost is None:
-                    bury_cost = obs.quantity(self.seat, "bury_cost", 1)
+                    bury_cost = obs.quantity(self.seat, "bury_cost")
                 v = self.bury_worth(obs, o[1]) - bury_cost * E.MONEY
             elif kind == "play":
                 card, est, _ = self.card(obs, o[1])
@@ -401,8 +401,7 @@ class GreedyAgent:
                     mild.append(k)
         if not cells:
             return opts.index(DONE)
-        disease = obs.track(self.seat, "disease")
-        deaths = obs.quantity(self.seat, "new_dead", disease // 4)
+        deaths = obs.quantity(self.seat, "new_dead")
         severe_left = obs.count(self.seat, "severe")
         if severe and severe_left <= deaths:
             pool = severe

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
 from rulekit.core import board as B
+from rulekit.core import quantities as Q
 
 
 class Ask(enum.StrEnum):
@@ -231,8 +232,12 @@ class Observation:
         return self._game.clone(list(choosers))
 
     # ---- what the rules compute from public things -------------------------------------------------
-    def quantity(self, seat: int, name: str, base: int, without: str | None = None) -> int:
-        """A quantity of a seat under its active modifiers (optionally without one card's)."""
+    def quantity(self, seat: int, name: str, base: int | None = None, without: str | None = None) -> int:
+        """A quantity of a seat under its active modifiers (optionally without one card's): its base is the
+        formula of rulekit/core/quantities.py over the seat's numbers now, unless given (a card's price)."""
+        if base is None:
+            p = self._game.state.seats[seat]
+            base = Q.base(name, self._game.rules, p.disease, p.economy, p.counts[B.HEALTHY])
         return self._game.quantity(seat, name, base, without, note=False)
 
     def price(self, card, k: int = 0) -> int:
