@@ -34,7 +34,6 @@ LASTING = 0.6         # discount on effects that repeat every round: the future 
 LATER = 0.9           # discount for each round an `after N rounds:` block waits
 OTHERS = 0.25         # what another player's gain costs me (a point for them = -0.25 for me)
 PER_ROUND = {"medical": 0.45, "disease": -0.6, "economy": MONEY}
-TRACK_RANGE = {"medical": (0, 15), "disease": (0, 20), "economy": (0, 10)}
 DRAW = {1: 1.0, 2: 1.5, 3: 2.0}   # a card kept from a draw, by stage
 REVEAL = 0.3          # a tile revealed early: a fully revealed board scores each event phase, less the risk
 PRICE = 2             # a typical price, the base a `modify price` works on
@@ -118,8 +117,8 @@ class Snapshot:
     worked out while the key stays the same.
     """
 
-    __slots__ = ("__dict__", "base", "c", "final_penalty", "hand", "key", "me", "mine_t", "obs", "order", "players",
-                 "r", "round", "rounds_left", "seat", "t", "tf", "unlocked", "who")
+    __slots__ = ("__dict__", "base", "c", "fbounds", "final_penalty", "floor", "hand", "key", "me", "mine_t", "obs", "order",
+                 "players", "r", "ranges", "round", "rounds_left", "seat", "t", "tf", "unlocked", "who")
     # Worked out at most once a question, when first needed: policy_utility at the subject's policy,
     # seal_value, quantities without one card's modifier, other seats' numbers, the events not yet
     # drawn and what each is worth to the player, the healthy neighbours of its dead, card counters.
@@ -146,6 +145,8 @@ class Snapshot:
         self.rounds_left = rl = rl if rl > 1 else 1                            # max(1, min(left, events))
         self.r = rl * LASTING
         self.final_penalty = obs.quantity(seat, "final_penalty")
+        # The ranges of the game's rules (rules.yaml over the registry's), never ones of the reading's own.
+        self.ranges, self.fbounds, self.floor = ranges_of(obs.rules)
 
     @staticmethod
     def key_of(obs, seat: int) -> tuple:
@@ -168,6 +169,21 @@ class Snapshot:
             return PRICE
         t = self.t
         return Q.base(name, self.obs.rules, t[1], t[4], self.c[0])
+
+
+def ranges_of(rules) -> tuple[dict[str, tuple[int, int]], tuple[float, ...], int]:
+    """(lowest, highest) of each track weighed per round (PER_ROUND), the same as floats in one flat tuple
+    (lowest, highest of each in turn, for the generated reading), and policy's lowest (below it a player is
+    overthrown): read from the rules in force, once for each set of ranges."""
+    hit = _RANGES.get(rules.bounds)
+    if hit is None:
+        ranges = {track: rules.bound(track)[:2] for track in PER_ROUND}
+        flat = tuple(float(x) for lo_hi in ranges.values() for x in lo_hi)
+        hit = _RANGES[rules.bounds] = (ranges, flat, rules.bound("policy")[0])
+    return hit
+
+
+_RANGES: dict[tuple, tuple[dict[str, tuple[int, int]], tuple[float, ...], int]] = {}
 
 
 # ---- reading as another seat ------------------------------------------------------------------------
@@ -198,20 +214,22 @@ def back(snap: Snapshot, saved: tuple) -> None:
     (snap.seat, snap.t, snap.tf, snap.c, snap.base, snap.hand, snap.unlocked, snap.pu0) = saved
 
 
-def policy_utility(p: float, rounds_left: int) -> float:
-    """Concave: a point below 0 costs a point per event phase; near -10 the player may be overthrown.
+def policy_utility(p: float, rounds_left: int, floor: int) -> float:
+    """Concave: a point below 0 costs a point per event phase; near the floor (policy's lowest, -10 by
+    default) the player may be overthrown.
 
     At 0 or above: half a point for each of the first 3, a tenth for each beyond. Below 0: 0.4 a
-    point per round left (5 at most counted), less 1.5 times the square of how far it is below -5;
-    below -10, -60. (min and max written as conditionals: this is weighed hundreds of times a game.)
+    point per round left (5 at most counted), less 1.5 times the square of how far it is below half
+    the floor (rounded down); below the floor, -60. (min and max written as conditionals: this is
+    weighed hundreds of times a game.)
     """
-    if p < -10:
+    if p < floor:
         return -60.0
     if p >= 0:
         beyond = p - 3
         return 0.5 * (3 if p > 3 else p) + 0.1 * (beyond if beyond > 0.0 else 0.0)
     rounds = 5 if rounds_left > 5 else rounds_left
-    under = -5 - p
+    under = floor // 2 - p
     return p * 0.4 * rounds - 1.5 * (under if under > 0.0 else 0.0) ** 2
 
 
@@ -257,13 +275,13 @@ def worth(acc: Acc, snap: Snapshot) -> float:
 
 def worth_at(acc: Acc, snap: Snapshot, rounds_left: int) -> float:
     """worth, as if rounds_left rounds were left (a block that runs later)."""
-    t, d = snap.tracks, acc.d
+    t, d, ranges, floor = snap.tracks, acc.d, snap.ranges, snap.floor
     r = rounds_left * LASTING
     v = acc.extra + d["score"] + d["money"] * MONEY
     for track, per in PER_ROUND.items():
-        lo, hi = TRACK_RANGE[track]
+        lo, hi = ranges[track]
         v += (min(hi, max(lo, t[track] + d[track])) - t[track]) * per * r
-    v += policy_utility(t["policy"] + d["policy"], rounds_left) - policy_utility(t["policy"], rounds_left)
+    v += policy_utility(t["policy"] + d["policy"], rounds_left, floor) - policy_utility(t["policy"], rounds_left, floor)
     return v
 
 
@@ -275,8 +293,8 @@ def gain(snap: Snapshot, what: str, k) -> float:
         return k * MONEY
     cur = snap.mine_t[TRACK_INDEX[what]]
     if what == "policy":
-        return policy_utility(cur + k, snap.rounds_left) - policy_utility(cur, snap.rounds_left)
-    lo, hi = TRACK_RANGE[what]
+        return policy_utility(cur + k, snap.rounds_left, snap.floor) - policy_utility(cur, snap.rounds_left, snap.floor)
+    lo, hi = snap.ranges[what]
     return (min(hi, max(lo, cur + k)) - cur) * PER_ROUND[what] * snap.r
 
 
@@ -1267,8 +1285,8 @@ def handler_worth(body: float, trigger: str | None, once: bool, snap: Snapshot, 
                   rounds: int) -> float:
     """A lasting handler worth `body` each time it runs, by how often its trigger comes."""
     if trigger == "overthrown":
-        p = snap.t[2]
-        return body * (1.0 if p <= -6 else 0.3 if p <= -3 else 0.05)
+        p, floor = snap.t[2], snap.floor          # 4 and 7 above the floor: -6 and -3 at the default -10
+        return body * (1.0 if p <= floor + 4 else 0.3 if p <= floor + 7 else 0.05)
     if trigger in ("death", "death severe"):
         rate = max(0.3, min(snap.c[2], snap.quantity_base("new_dead")))
     elif trigger == "cure":
@@ -1304,10 +1322,11 @@ def position(obs, seat: int, rounds_left: int) -> float:
     """A seat's standing in points: its score, money, tracks per round left, policy, and its residents."""
     t = obs.tracks(seat)
     c = obs.counts(seat)
-    v = t[3] + t[5] * MONEY + policy_utility(t[2], rounds_left)
+    ranges, _, floor = ranges_of(obs.rules)
+    v = t[3] + t[5] * MONEY + policy_utility(t[2], rounds_left, floor)
     r = rounds_left * LASTING
     for track, per in PER_ROUND.items():
-        lo, hi = TRACK_RANGE[track]
+        lo, hi = ranges[track]
         x = t[TRACK_INDEX[track]]
         v += min(hi, max(lo, x)) * per * r
     for state, weight in RESIDENT.items():

@@ -13,8 +13,9 @@ from rulekit.core.questions import CELLS, DONE, Ask, Observation, Question
 
 PLAY_MARGIN = 0.25     # a card is played when its worth beats its price by this many points
 BID_RESERVE = 2        # coins kept back when bidding
-POLICY_DANGER = -6     # at or below this policy, never pay policy
-POLICY_FLOOR = -8      # never play a card that would take policy to this or lower
+# Policy's lines, above its lowest in the rules (below which a player is overthrown; -10 by default):
+POLICY_DANGER = 4      # at or below this far above it (-6), never pay policy
+POLICY_FLOOR = 2       # never play a card that would take policy to this far above it (-8) or lower
 # The lookahead (a card the reading cannot value): decisions its copies of the game may play, for one
 # action question and for one game, counting both copies; past them the card is worth what is read of it.
 LOOK_DECISION = 300
@@ -229,6 +230,7 @@ class GreedyAgent:
         if back:
             snap = self.snapshot(obs)
             p = snap.t[POLICY]
+            danger, floor = snap.floor + POLICY_DANGER, snap.floor + POLICY_FLOOR
         else:
             self.no_snapshot(obs)       # pass and burials weigh no card
         values, indexes = [PLAY_MARGIN], [0]
@@ -248,7 +250,7 @@ class GreedyAgent:
                 card, est, _ = self.card(obs, o[1])
                 worth, dpolicy = self.play_worth(snap, card, est)
                 # safe: no paying policy when low, never down to POLICY_FLOOR
-                safe = not (dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR))
+                safe = not (dpolicy < 0 and (p <= danger or p + dpolicy <= floor))
                 v = worth - obs.price(card) * E.MONEY if safe else 0.0
                 if safe and est.unreadable:
                     look = look or Lookahead(self.unreadable_options(obs, read, back))
@@ -259,7 +261,7 @@ class GreedyAgent:
                 e = next(x for x in tableau if x.card.id == o[1])
                 est = estgen.of(e.card)
                 worth, dpolicy = self.play_worth(snap, e.card, est, e.uses + 1, again=True)
-                safe = not (dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR))
+                safe = not (dpolicy < 0 and (p <= danger or p + dpolicy <= floor))
                 v = worth - obs.price(e.card, e.uses) * E.MONEY if safe else 0.0
                 if safe and est.unreadable:
                     look = look or Lookahead(self.unreadable_options(obs, read, back))
