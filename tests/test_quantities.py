@@ -55,7 +55,7 @@ def test_phases_and_observation_read_one_formula(content):
         real = game.quantity
         inside = []
 
-        def spy(s, name, base, without=None, note=True, obs=obs, inside=inside):
+        def spy(s, name, base, without=None, note=True, obs=obs, inside=inside, game=game, real=real):
             if without is None and name != "price" and not inside:
                 inside.append(name)
                 p = game.state.seats[s]
