@@ -29,12 +29,12 @@ BAD = {"advisor": "", "strategy": 4, "action": ["bury"], "treat": "pass", "cell"
 def test_every_kind_has_a_form():
     """Each kind of Ask has one Form, saying what it asks, its answer in words, and the scripted answers it takes."""
     assert list(KINDS) == list(Ask)
-    assert set(GOOD) == set(BAD) == {k.value for k in Ask}
+    assert {k.value for k in Ask} == set(GOOD) == set(BAD)
     for kind, form in KINDS.items():
         assert isinstance(form, Form) and form.asks and form.answer and form.scripted, kind
         assert form.check(GOOD[kind.value], 2), (kind, GOOD[kind.value])
         assert not form.check(BAD[kind.value], 2), (kind, BAD[kind.value])
-    assert NUMBER_KINDS == {Ask.STRATEGY, Ask.AMOUNT, Ask.CHOOSE, Ask.BID}
+    assert {Ask.STRATEGY, Ask.AMOUNT, Ask.CHOOSE, Ask.BID} == NUMBER_KINDS
 
 
 def _asked_in_source() -> set[str]:

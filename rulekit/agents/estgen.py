@@ -123,7 +123,7 @@ def _worth_lines() -> list[str]:
       number, reached by the interpreter's faster float operations."""
     p = TRACK["policy"]
     # With no change of policy the reference adds utility(p + 0.0) - utility(p), which is 0.0 exactly.
-    return _track_lines("w.r") + [f"if a[{p}]:",
+    return [*_track_lines("w.r"), f"if a[{p}]:",
                                   "    u = w.pu0",
                                   "    if u is None:",
                                   f"        u = w.pu0 = policy_utility(w.t[{p}], w.rounds_left, w.floor)",
@@ -136,8 +136,8 @@ def _worth_at_lines() -> list[str]:
     """estimate.worth_at of the list `a` to the snapshot `w` with `rl` rounds left, leaving it in `v`: as
     _worth_lines, the policy's two utilities read at rl."""
     p = TRACK["policy"]
-    return _track_lines(f"rl * {E.LASTING!r}") + [
-        f"v += policy_utility(t[{p}] + a[{p}], rl, w.floor) - policy_utility(w.t[{p}], rl, w.floor)"]
+    return [*_track_lines(f"rl * {E.LASTING!r}"),
+            f"v += policy_utility(t[{p}] + a[{p}], rl, w.floor) - policy_utility(w.t[{p}], rl, w.floor)"]
 
 
 def _track_lines(r: str) -> list[str]:
@@ -652,17 +652,17 @@ class _Gen(Visitor, walks=("statements", "expressions")):
                "left = left if left > 0 else 0",                    # max(0, min(int(n), avail))
                "taken = left"]
         if s.verb == "move":            # how many, and nothing more (estimate.UNREADABLE)
-            return out + ["n = taken"]
+            return [*out, "n = taken"]
         if s.verb not in E.VERB_ORDER:
-            return out + [f"raise KeyError({s.verb!r})"]
+            return [*out, f"raise KeyError({s.verb!r})"]
         for state in E.VERB_ORDER[s.verb]:
             if s.kind not in E.KIND_STATES:
-                return out + [f"raise KeyError({s.kind!r})"]
+                return [*out, f"raise KeyError({s.kind!r})"]
             if state not in E.KIND_STATES[s.kind]:
                 continue
             out += ["if left > 0:", f"    k = int({self.count(state)})", "    k = k if k < left else left"]
             if s.verb not in E.VERB_TO:
-                return out + [f"    raise KeyError({s.verb!r})"]
+                return [*out, f"    raise KeyError({s.verb!r})"]
             out += ["    " + x for x in self.move(state, E.VERB_TO[s.verb], "k")]
             out.append("    left -= k")
         # `n` is what the reference returns: the cells it set out to take, before the loop.

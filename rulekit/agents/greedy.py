@@ -131,7 +131,7 @@ class GreedyAgent:
             else:
                 low = top - 1e-9
                 ties = [k for k, v in enumerate(values) if v >= low] if indexes is None else \
-                    [k for v, k in zip(values, indexes) if v >= low]
+                    [k for v, k in zip(values, indexes, strict=False) if v >= low]
                 if len(ties) > 1:
                     return ties[self.below(len(ties))]
                 k = ties[0]
@@ -358,7 +358,8 @@ class GreedyAgent:
         out = []
         for j in back:
             kind, ref = read[j][0], read[j][1]
-            if (kind == "play" and self.card(obs, ref)[1].unreadable) or (kind == "execute" and estgen.of(obs.card(ref)).unreadable):
+            if ((kind == "play" and self.card(obs, ref)[1].unreadable)
+                    or (kind == "execute" and estgen.of(obs.card(ref)).unreadable)):
                 out.append(j)
         return tuple(out)
 
@@ -405,10 +406,7 @@ class GreedyAgent:
             return opts.index(DONE)
         deaths = obs.quantity(self.seat, "new_dead")
         severe_left = obs.count(self.seat, "severe")
-        if severe and severe_left <= deaths:
-            pool = severe
-        else:
-            pool = mild or severe
+        pool = severe if severe and severe_left <= deaths else mild or severe
         cell = self.cells(obs)
         return self.best([cell[opts[k]][1](board).count(HEALTHY) for k in pool], pool, whole=True)
 
@@ -452,7 +450,7 @@ class GreedyAgent:
         values = [-around(board).count(HEALTHY) if mine else around(board).count(HEALTHY)
                   for _, around, mine, _ in cells]
         if word == "kill":
-            values = [KILL_FIRST.get(board[i], 0) * 10 + v for (i, _, _, _), v in zip(cells, values)]
+            values = [KILL_FIRST.get(board[i], 0) * 10 + v for (i, _, _, _), v in zip(cells, values, strict=False)]
         return self.best(values, whole=True)
 
     def on_arrange(self, obs, q: Question) -> int:

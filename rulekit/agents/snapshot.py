@@ -83,11 +83,11 @@ class Snapshot:
 
     @property
     def tracks(self) -> dict[str, int]:
-        return dict(zip(TRACKS, self.t))
+        return dict(zip(TRACKS, self.t, strict=True))
 
     @property
     def counts(self) -> dict[str, int]:
-        return dict(zip(STATES, self.c))
+        return dict(zip(STATES, self.c, strict=True))
 
     def quantity_base(self, name: str) -> int:
         """The base of the subject's quantity by the rules' own formula (core.quantities); a price: a typical one."""
@@ -366,7 +366,7 @@ def player_with(snap: Snapshot, ops: Ops, acc, which: str, key: Run, run: Run):
     if not values:
         return acc
     best = max(values) if which in ("highest", "most") else min(values)
-    for p, v in zip(snap.order, values):
+    for p, v in zip(snap.order, values, strict=False):
         if v == best:
             acc = visit(snap, ops, acc, p, 1.0, run)
     return acc

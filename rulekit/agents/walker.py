@@ -56,7 +56,7 @@ class Walker(Visitor, walks=("statements", "expressions")):
         acc = Acc(self.snap)
         card = self.card
         if card is not None and card.counters:
-            acc.env = dict(zip((name for name, _ in card.counters), counter_values(self.snap, card)))
+            acc.env = dict(zip((name for name, _ in card.counters), counter_values(self.snap, card), strict=False))
         return acc
 
     def run(self, stmts) -> Acc:
@@ -75,7 +75,7 @@ class Walker(Visitor, walks=("statements", "expressions")):
                 rest = stmts[k + 1:]
                 options = self.choice(s, kind, acc)
                 if options is None:         # `choose player` read as mine (I was asked inside it)
-                    try:
+                    try:  # noqa: SIM105 - a plain try costs nothing on this hot path; suppress() builds a context
                         acc = self.stmt(s, acc)
                     except (ArithmeticError, TypeError, ValueError, KeyError):
                         pass

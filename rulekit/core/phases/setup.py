@@ -19,8 +19,8 @@ def ask(g: Game, cur: Cursor) -> Question | None:
         fill_tiles(g)
         deck = g.state.advisor_deck
         g.state.rng.shuffle(deck)
-        dealt = registry.ADVISORS_DEALT
-        cur.data = SetupStep(tuple(tuple(deck.pop().id for _ in range(min(dealt, len(deck)))) for _ in range(g.players)), 0)
+        each = registry.ADVISORS_DEALT
+        cur.data = SetupStep(tuple(tuple(deck.pop().id for _ in range(min(each, len(deck)))) for _ in range(g.players)), 0)
         cur.step = "advisor"
     d = cur.data
     assert isinstance(d, SetupStep)
