@@ -70,7 +70,7 @@ class Snapshot:
         rl = events if events < left else left
         self.rounds_left = rl = rl if rl > 1 else 1                            # max(1, min(left, events))
         self.r = rl * LASTING
-        self.final_penalty = obs.quantity(seat, "final_penalty")
+        self.final_penalty = obs.quantity(seat, "final_penalty", Q.final_penalty())
         # The ranges of the game's rules (rules.yaml over the registry's), never ones of the reading's own.
         self.ranges, self.fbounds, self.floor = ranges_of(obs.rules)
 
@@ -100,16 +100,19 @@ class Snapshot:
 def ranges_of(rules) -> tuple[dict[str, tuple[int, int]], tuple[float, ...], int]:
     """(lowest, highest) of each track weighed per round (PER_ROUND), the same as floats in one flat tuple
     (lowest, highest of each in turn, for the generated reading), and policy's lowest (below it a player is
-    overthrown): read from the rules in force, once for each set of ranges."""
-    hit = _RANGES.get(rules.bounds)
-    if hit is None:
-        ranges = {track: rules.bound(track)[:2] for track in PER_ROUND}
-        flat = tuple(float(x) for lo_hi in ranges.values() for x in lo_hi)
-        hit = _RANGES[rules.bounds] = (ranges, flat, rules.bound("policy")[0])
+    overthrown): read from the rules in force, once for each rules object in a row (a snapshot is taken
+    every question, so the last one is kept)."""
+    last = _RANGES[0]
+    if last is not None and last[0] is rules:
+        return last[1]
+    ranges = {track: rules.bound(track)[:2] for track in PER_ROUND}
+    flat = tuple(float(x) for lo_hi in ranges.values() for x in lo_hi)
+    hit = (ranges, flat, rules.bound("policy")[0])
+    _RANGES[0] = (rules, hit)
     return hit
 
 
-_RANGES: dict[tuple, tuple[dict[str, tuple[int, int]], tuple[float, ...], int]] = {}
+_RANGES: list[tuple[object, tuple[dict[str, tuple[int, int]], tuple[float, ...], int]] | None] = [None]
 
 
 # ---- reading as another seat ------------------------------------------------------------------------
