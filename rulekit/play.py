@@ -15,6 +15,7 @@ import rulekit
 from rulekit import registry
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError
+from rulekit.core.questions import CARD_WORDS, CELL_WORDS, KINDS, SEAT_WORDS
 from rulekit.agents import make_agent, seat_agents
 from rulekit.engine import new_game
 from rulekit.provenance import agent_code, engine_code
@@ -95,10 +96,10 @@ def mapping_of(fields: dict[str, Shape], words: str) -> Shape:
 NUMBER = _plain("a whole number", _whole)
 COUNT = _plain("a whole number, 0 or more", lambda v: _whole(v) and v >= 0)
 TEXT = _plain("a text", lambda v: isinstance(v, str))
-CARD = _plain("a card id (a text)", lambda v: isinstance(v, str) and v.strip() != "")
+CARD = _plain(CARD_WORDS, lambda v: isinstance(v, str) and v.strip() != "")
 FLAG = _plain("true or false", lambda v: isinstance(v, bool))
-CELL = _plain(f"a cell [row, column], each a whole number from 0 to {B.SIZE - 1}", _cell)
-SEAT = Shape("a seat: 0 for P1, 1 for P2 … up to the player count − 1",
+CELL = _plain(CELL_WORDS, _cell)
+SEAT = Shape(SEAT_WORDS,
              lambda v, rec, n: _whole(v) and 0 <= v < n)
 STAGE = one_of(1, 2, 3)
 STATE = one_of(*sorted(set(B.STATE_NAMES.values()) - {"none"}))
@@ -106,32 +107,10 @@ TRACK = one_of(*registry.SETTABLE)
 PHASE = one_of("setup", *registry.PHASE_ORDER, "final")
 ANYTHING = _plain("anything", lambda v: True)
 
-# The answer of each kind of question (rulekit/agents/base.py lists the kinds), as JSON: cells and
-# actions are lists, `null` is "no card".
-ACTIONS: dict[str, tuple[Shape, ...]] = {
-    "pass": (), "bury": (CELL,), "relocate": (CELL, CELL), "play": (CARD,), "execute": (CARD,), "switch": (CARD,),
-}
-ACTION = _plain('an action: ["pass"], ["bury", CELL], ["relocate", CELL, CELL], or ["play" / "execute" / "switch", CARD]',
-                lambda v: isinstance(v, list) and bool(v) and isinstance(v[0], str) and v[0] in ACTIONS
-                and len(v) == 1 + len(ACTIONS[v[0]]) and all(s.ok(x, {}, 0) for s, x in zip(ACTIONS[v[0]], v[1:], strict=False)))
-ANSWERS: dict[str, Shape] = {
-    "advisor": CARD,
-    "strategy": STAGE,
-    "action": ACTION,
-    "treat": Shape(f'{CELL.words}, or "done"', lambda v, rec, n: v == "done" or CELL.ok(v, rec, n)),
-    "cell": CELL,
-    "amount": COUNT,
-    "choose": NUMBER,
-    "may": FLAG,
-    "react": FLAG,
-    "keep": CARD,
-    "discard": CARD,
-    "offer": maybe(CARD),
-    "bid": COUNT,
-    "arrange": CELL,
-    "player": SEAT,
-    "give": CARD,
-}
+# The answer of each kind of question, as JSON (cells and actions are lists, `null` is "no card"): the
+# core's one table of question kinds (rulekit/core/questions.py KINDS), which scenarios and agents read too.
+ANSWERS: dict[str, Shape] = {kind.value: Shape(form.answer, lambda v, rec, n, form=form: form.check(v, n))
+                             for kind, form in KINDS.items()}
 QUESTION = _plain("a kind of question: " + ", ".join(ANSWERS), lambda v: isinstance(v, str) and v in ANSWERS)
 ANSWER = Shape("the answer, of the form its question `q` takes",
                lambda v, rec, n: rec.get("q") in ANSWERS and ANSWERS[rec["q"]].ok(v, rec, n),

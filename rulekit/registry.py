@@ -7,6 +7,7 @@ the interpreter and `docs/language.md` are all fed from here and cannot drift ap
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class Trigger(Word):
 
 @dataclass(frozen=True)
 class Quantity(Word):
-    default: str               # how the base value is found, in words
+    default: str               # how the base value is found, in words (as code: rulekit/core/quantities.py)
     signed: bool = False       # may go below 0 (the 0 floor of rules.md 3.5 does not apply)
 
 
@@ -63,6 +64,28 @@ TRACKS: dict[str, Track] = _index(
 MONEY = Track("money", "金钱", "money in the bank (银行); never below 0", 0, 9999, 0)
 # Everything a track statement (`TRACK += EXPR`) may change.
 SETTABLE: dict[str, Track] = {**TRACKS, "money": MONEY}
+
+# Every parameter of the rules (docs/rules.md, where each rules.yaml key is explained) with its default: the one
+# copy, read by the loader (content/rules.yaml merged over it) and by the core's typed Rules.
+DEFAULT_RULES: dict[str, Any] = {
+    "players": 4,
+    "tiles": {"infected_per_player": 5, "shuffle": "global"},
+    "hand_limit": None,
+    "setup": {"reveal": "corner_diagonal"},
+    "first_player": "rotate",
+    "unlock": {"stage2": "infected > 12", "stage3": "severe + dead > 12 and unlocked(2)"},
+    "treatment": {"mild_cost": 2, "severe_cost": 3},
+    "discovery": {"per_round": 2},
+    "exchange": {"auction": "sealed"},
+    "combos": {"repeat": "once"},
+    "max_rounds": 14,
+    "actions": {"max_per_phase": 50},
+    "out_players_can_win": False,
+    # Not params of rules.md, but content/rules.yaml may restate them: the registry's ranges.
+    "tracks": {t.name: {"min": t.lo, "max": t.hi, "start": t.start} for t in TRACKS.values()},
+    "money": {"start": MONEY.start},
+}
+ADVISORS_DEALT = 2          # the advisor draft: each player is dealt 2 advisors and keeps 1
 
 # Board counts, on the subject's board.
 COUNTS: dict[str, Word] = _index(

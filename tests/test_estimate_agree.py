@@ -204,18 +204,22 @@ def test_generated_estimate_matches_the_reference(cards, folder, players, seed):
 
 
 def test_policy_utility_is_its_formula():
-    """policy_utility, written with conditionals for speed, is the min/max formula it stands for."""
-    def formula(p, rounds_left):
-        if p < -10:
+    """policy_utility, written with conditionals for speed, is the min/max formula it stands for, at the
+    default floor of policy (-10) and at a floor a designer's rules.yaml may set."""
+    def formula(p, rounds_left, floor):
+        if p < floor:
             return -60.0
         if p >= 0:
             return 0.5 * min(p, 3) + 0.1 * max(0.0, p - 3)
-        return p * 0.4 * min(rounds_left, 5) - 1.5 * max(0.0, -5 - p) ** 2
+        return p * 0.4 * min(rounds_left, 5) - 1.5 * max(0.0, floor // 2 - p) ** 2
 
     values = [k / 4 for k in range(-48, 48)] + list(range(-12, 12)) + [-0.0, 0.1 + 0.2, -7.3, 3.0000001]
-    for p in values:
-        for rounds_left in range(1, 14):
-            agree("policy utility", formula(p, rounds_left), E.policy_utility(p, rounds_left), f"p={p!r}")
+    for floor in (-10, -5):
+        for p in values:
+            for rounds_left in range(1, 14):
+                agree("policy utility", formula(p, rounds_left, floor), E.policy_utility(p, rounds_left, floor),
+                      f"p={p!r} floor={floor}")
+    assert E.policy_utility(-7, 5, -10) > -60.0 and E.policy_utility(-7, 5, -5) == -60.0
 
 
 def test_every_construct_is_compared(cards):

@@ -39,7 +39,7 @@ def test_the_fingerprints_are_those_of_the_installed_code():
 
 def test_one_greedy_weight_changes_the_agents_fingerprint_only(source):
     engine, agents = prints()
-    edit(source / "agents" / "estimate.py", '"medical": 0.45', '"medical": 0.46')
+    edit(source / "agents" / "weights.py", '"medical": 0.45', '"medical": 0.46')
     now_engine, now_agents = prints()
     assert now_engine == engine and now_agents != agents
 

@@ -39,8 +39,7 @@ EXTRA = len(E.TRACKS) + len(E.STATES)
 PREVENTED = EXTRA + 1
 UP = PREVENTED + 1
 SLOTS = UP + 1                 # the first slot of a counter or bound name; what Acc.mix combines comes before it
-DERIVED = {"infected": ("mild", "severe"), "alive": ("healthy", "mild", "severe"),
-           "resident": ("healthy", "mild", "severe", "dead")}
+DERIVED = E.DERIVED
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 KINDS = ("choose", "may", "amount", "player")
 
@@ -116,7 +115,7 @@ def _branch(w, a, options, take, rest):
 
 def _worth_lines() -> list[str]:
     """estimate.worth of the list `a` to the snapshot `w`, leaving it in `v`: written out from PER_ROUND
-    and TRACK_RANGE, one loop turn per line, with the same values at every step:
+    and the snapshot's track ranges (the rules'), one loop turn per line, with the same values at every step:
 
     - `y if y > lo else lo` is max(lo, y) and `y if y < hi else hi` is min(hi, y), without two calls;
     - the tracks and the bounds are read as floats (w.tf): a track delta is always a float, and an
@@ -124,11 +123,11 @@ def _worth_lines() -> list[str]:
       number, reached by the interpreter's faster float operations."""
     p = TRACK["policy"]
     # With no change of policy the reference adds utility(p + 0.0) - utility(p), which is 0.0 exactly.
-    return _track_lines("w.r") + [f"if a[{p}]:",
+    return [*_track_lines("w.r"), f"if a[{p}]:",
                                   "    u = w.pu0",
                                   "    if u is None:",
-                                  f"        u = w.pu0 = policy_utility(w.t[{p}], w.rounds_left)",
-                                  f"    v += policy_utility(t[{p}] + a[{p}], w.rounds_left) - u",
+                                  f"        u = w.pu0 = policy_utility(w.t[{p}], w.rounds_left, w.floor)",
+                                  f"    v += policy_utility(t[{p}] + a[{p}], w.rounds_left, w.floor) - u",
                                   "else:",
                                   "    v += 0.0"]
 
@@ -137,21 +136,22 @@ def _worth_at_lines() -> list[str]:
     """estimate.worth_at of the list `a` to the snapshot `w` with `rl` rounds left, leaving it in `v`: as
     _worth_lines, the policy's two utilities read at rl."""
     p = TRACK["policy"]
-    return _track_lines(f"rl * {E.LASTING!r}") + [
-        f"v += policy_utility(t[{p}] + a[{p}], rl) - policy_utility(w.t[{p}], rl)"]
+    return [*_track_lines(f"rl * {E.LASTING!r}"),
+            f"v += policy_utility(t[{p}] + a[{p}], rl, w.floor) - policy_utility(w.t[{p}], rl, w.floor)"]
 
 
 def _track_lines(r: str) -> list[str]:
     """The worth of everything but policy, leaving it in `v`, with `r` the rounds left times LASTING."""
     lines = ["t = w.tf",
+             "b = w.fbounds",
              f"r = {r}",
              f"v = a[{EXTRA}] + a[{TRACK['score']}] + a[{TRACK['money']}] * {E.MONEY!r}"]
-    for track, per in E.PER_ROUND.items():
-        lo, hi = (float(x) for x in E.TRACK_RANGE[track])
+    for n, (track, per) in enumerate(E.PER_ROUND.items()):
+        lo, hi = f"b[{2 * n}]", f"b[{2 * n + 1}]"      # the track's range in the rules (Snapshot.fbounds)
         k = TRACK[track]
         lines += [f"y = t[{k}] + a[{k}]",
-                  f"y = y if y > {lo!r} else {lo!r}",
-                  f"v += ((y if y < {hi!r} else {hi!r}) - t[{k}]) * {per!r} * r"]
+                  f"y = y if y > {lo} else {lo}",
+                  f"v += ((y if y < {hi} else {hi}) - t[{k}]) * {per!r} * r"]
     return lines
 
 
@@ -652,17 +652,17 @@ class _Gen(Visitor, walks=("statements", "expressions")):
                "left = left if left > 0 else 0",                    # max(0, min(int(n), avail))
                "taken = left"]
         if s.verb == "move":            # how many, and nothing more (estimate.UNREADABLE)
-            return out + ["n = taken"]
+            return [*out, "n = taken"]
         if s.verb not in E.VERB_ORDER:
-            return out + [f"raise KeyError({s.verb!r})"]
+            return [*out, f"raise KeyError({s.verb!r})"]
         for state in E.VERB_ORDER[s.verb]:
             if s.kind not in E.KIND_STATES:
-                return out + [f"raise KeyError({s.kind!r})"]
+                return [*out, f"raise KeyError({s.kind!r})"]
             if state not in E.KIND_STATES[s.kind]:
                 continue
             out += ["if left > 0:", f"    k = int({self.count(state)})", "    k = k if k < left else left"]
             if s.verb not in E.VERB_TO:
-                return out + [f"    raise KeyError({s.verb!r})"]
+                return [*out, f"    raise KeyError({s.verb!r})"]
             out += ["    " + x for x in self.move(state, E.VERB_TO[s.verb], "k")]
             out.append("    left -= k")
         # `n` is what the reference returns: the cells it set out to take, before the loop.

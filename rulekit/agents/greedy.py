@@ -13,8 +13,9 @@ from rulekit.core.questions import CELLS, DONE, Ask, Observation, Question
 
 PLAY_MARGIN = 0.25     # a card is played when its worth beats its price by this many points
 BID_RESERVE = 2        # coins kept back when bidding
-POLICY_DANGER = -6     # at or below this policy, never pay policy
-POLICY_FLOOR = -8      # never play a card that would take policy to this or lower
+# Policy's lines, above its lowest in the rules (below which a player is overthrown; -10 by default):
+POLICY_DANGER = 4      # at or below this far above it (-6), never pay policy
+POLICY_FLOOR = 2       # never play a card that would take policy to this far above it (-8) or lower
 # The lookahead (a card the reading cannot value): decisions its copies of the game may play, for one
 # action question and for one game, counting both copies; past them the card is worth what is read of it.
 LOOK_DECISION = 300
@@ -130,7 +131,7 @@ class GreedyAgent:
             else:
                 low = top - 1e-9
                 ties = [k for k, v in enumerate(values) if v >= low] if indexes is None else \
-                    [k for v, k in zip(values, indexes) if v >= low]
+                    [k for v, k in zip(values, indexes, strict=False) if v >= low]
                 if len(ties) > 1:
                     return ties[self.below(len(ties))]
                 k = ties[0]
@@ -229,6 +230,7 @@ class GreedyAgent:
         if back:
             snap = self.snapshot(obs)
             p = snap.t[POLICY]
+            danger, floor = snap.floor + POLICY_DANGER, snap.floor + POLICY_FLOOR
         else:
             self.no_snapshot(obs)       # pass and burials weigh no card
         values, indexes = [PLAY_MARGIN], [0]
@@ -242,13 +244,13 @@ class GreedyAgent:
                 continue
             if kind == "bury":
                 if bury_cost is None:
-                    bury_cost = obs.quantity(self.seat, "bury_cost", 1)
+                    bury_cost = obs.quantity(self.seat, "bury_cost")
                 v = self.bury_worth(obs, o[1]) - bury_cost * E.MONEY
             elif kind == "play":
                 card, est, _ = self.card(obs, o[1])
                 worth, dpolicy = self.play_worth(snap, card, est)
                 # safe: no paying policy when low, never down to POLICY_FLOOR
-                safe = not (dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR))
+                safe = not (dpolicy < 0 and (p <= danger or p + dpolicy <= floor))
                 v = worth - obs.price(card) * E.MONEY if safe else 0.0
                 if safe and est.unreadable:
                     look = look or Lookahead(self.unreadable_options(obs, read, back))
@@ -259,7 +261,7 @@ class GreedyAgent:
                 e = next(x for x in tableau if x.card.id == o[1])
                 est = estgen.of(e.card)
                 worth, dpolicy = self.play_worth(snap, e.card, est, e.uses + 1, again=True)
-                safe = not (dpolicy < 0 and (p <= POLICY_DANGER or p + dpolicy <= POLICY_FLOOR))
+                safe = not (dpolicy < 0 and (p <= danger or p + dpolicy <= floor))
                 v = worth - obs.price(e.card, e.uses) * E.MONEY if safe else 0.0
                 if safe and est.unreadable:
                     look = look or Lookahead(self.unreadable_options(obs, read, back))
@@ -356,7 +358,8 @@ class GreedyAgent:
         out = []
         for j in back:
             kind, ref = read[j][0], read[j][1]
-            if (kind == "play" and self.card(obs, ref)[1].unreadable) or (kind == "execute" and estgen.of(obs.card(ref)).unreadable):
+            if ((kind == "play" and self.card(obs, ref)[1].unreadable)
+                    or (kind == "execute" and estgen.of(obs.card(ref)).unreadable)):
                 out.append(j)
         return tuple(out)
 
@@ -401,13 +404,9 @@ class GreedyAgent:
                     mild.append(k)
         if not cells:
             return opts.index(DONE)
-        disease = obs.track(self.seat, "disease")
-        deaths = obs.quantity(self.seat, "new_dead", disease // 4)
+        deaths = obs.quantity(self.seat, "new_dead")
         severe_left = obs.count(self.seat, "severe")
-        if severe and severe_left <= deaths:
-            pool = severe
-        else:
-            pool = mild or severe
+        pool = severe if severe and severe_left <= deaths else mild or severe
         cell = self.cells(obs)
         return self.best([cell[opts[k]][1](board).count(HEALTHY) for k in pool], pool, whole=True)
 
@@ -451,7 +450,7 @@ class GreedyAgent:
         values = [-around(board).count(HEALTHY) if mine else around(board).count(HEALTHY)
                   for _, around, mine, _ in cells]
         if word == "kill":
-            values = [KILL_FIRST.get(board[i], 0) * 10 + v for (i, _, _, _), v in zip(cells, values)]
+            values = [KILL_FIRST.get(board[i], 0) * 10 + v for (i, _, _, _), v in zip(cells, values, strict=False)]
         return self.best(values, whole=True)
 
     def on_arrange(self, obs, q: Question) -> int:

@@ -30,7 +30,7 @@ from rulekit.language.parser import parse_effect_recovering, parse_expression
 KIND_FOLDERS: dict[str, str] = {"advisors": "advisor", "policies": "policy", "events": "event", "combos": "combo"}
 STAGE_COPIES = {1: 3, 2: 2, 3: 1}      # docs/rules.md: default copies of a policy by stage
 EVENT_COPIES = 1
-ADVISORS_DEALT = 2                      # each player draws 2 advisors and keeps 1
+ADVISORS_DEALT = registry.ADVISORS_DEALT
 ExtraCard = tuple[Located | Mapping[str, Any], str]
 RefExists = Callable[[str, str], bool]
 CardNames = Mapping[str, list[str]]
@@ -541,7 +541,7 @@ def _absent(run: Run, include_tbd: bool, only_designed: bool) -> dict[str, str]:
 
 
 def _stage_sizes(run: Run, cards: list[Card], rules: dict[str, Any], where: str) -> None:
-    players = rules.get("players", 4) if isinstance(rules.get("players"), int) else 4
+    players = rules["players"] if isinstance(rules.get("players"), int) else registry.DEFAULT_RULES["players"]
     for stage in (1, 2, 3):
         total = sum(c.copies for c in cards if c.kind == "policy" and c.stage == stage)
         if total < players:
@@ -550,7 +550,7 @@ def _stage_sizes(run: Run, cards: list[Card], rules: dict[str, Any], where: str)
 
 
 def _advisor_draft(run: Run, cards: list[Card], rules: dict[str, Any], where: str) -> None:
-    players = rules.get("players", 4) if isinstance(rules.get("players"), int) else 4
+    players = rules["players"] if isinstance(rules.get("players"), int) else registry.DEFAULT_RULES["players"]
     advisors = sum(1 for c in cards if c.kind == "advisor")
     if advisors < ADVISORS_DEALT * players:
         run.report(R.FEW_ADVISORS, f"the draft deals {ADVISORS_DEALT} advisors to each of {players} players, but there "

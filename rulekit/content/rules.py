@@ -20,25 +20,7 @@ from rulekit.language.parser import Origin, parse_expression
 UNLOCK_STAGES = ("stage2", "stage3")
 DEFAULT_SOURCE = "rulekit's default rules"
 
-# Every parameter of the rules (docs/rules.md, where each rules.yaml key is explained) with its default.
-DEFAULT_RULES: dict[str, Any] = {
-    "players": 4,
-    "tiles": {"infected_per_player": 5, "shuffle": "global"},
-    "hand_limit": None,
-    "setup": {"reveal": "corner_diagonal"},
-    "first_player": "rotate",
-    "unlock": {"stage2": "infected > 12", "stage3": "severe + dead > 12 and unlocked(2)"},
-    "treatment": {"mild_cost": 2, "severe_cost": 3},
-    "discovery": {"per_round": 2},
-    "exchange": {"auction": "sealed"},
-    "combos": {"repeat": "once"},
-    "max_rounds": 14,
-    "actions": {"max_per_phase": 50},
-    "out_players_can_win": False,
-    # Not params of rules.md, but content/rules.yaml may restate them: the registry's ranges.
-    "tracks": {t.name: {"min": t.lo, "max": t.hi, "start": t.start} for t in registry.TRACKS.values()},
-    "money": {"start": registry.MONEY.start},
-}
+DEFAULT_RULES = registry.DEFAULT_RULES      # one copy, in the registry beside the game's other numbers
 
 
 def merge_rules(base: Mapping[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:

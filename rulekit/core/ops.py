@@ -12,6 +12,7 @@ from typing import Any
 
 from rulekit import registry
 from rulekit.core import board as B
+from rulekit.core import quantities as Q
 from rulekit.core.errors import EffectError, RuleViolation
 from rulekit.core.handlers import DEATH_WORDS, Frame, Handlers
 from rulekit.core.program import Card
@@ -328,8 +329,7 @@ class Ops(Handlers):
     def price(self, seat: int, card: Card, k: int = 0, note: bool = False) -> int:
         """What playing a card (k = 0) or executing it the k-th time again costs this seat: its price,
         under the seat's `modify price` declarations."""
-        base = card.price[k] if k < len(card.price) else 0
-        return self.quantity(seat, "price", base, note=note)
+        return self.quantity(seat, "price", Q.price(card.price, k), note=note)
 
     def can_play(self, seat: int, card: Card, reaction: bool = False) -> str | None:
         """Why the card cannot be played now, or None."""

@@ -9,24 +9,27 @@ from typing import Any
 from rulekit import registry
 
 
+_D = registry.DEFAULT_RULES
+
+
 @dataclass(frozen=True)
 class Rules:
-    """Every `rules.yaml` parameter the core reads (docs/rules.md names each key)."""
+    """Every `rules.yaml` parameter the core reads (docs/rules.md names each key), its default the registry's."""
 
-    players: int = 4
-    infected_per_player: int = 5                # tiles.infected_per_player
-    shuffle: str = "global"                     # tiles.shuffle: global | per_player
-    hand_limit: int | None = None
-    reveal: str = "corner_diagonal"             # setup.reveal
-    first_player: str = "rotate"                # rotate | fixed
-    mild_cost: int = 2                          # treatment.mild_cost
-    severe_cost: int = 3                        # treatment.severe_cost
-    discovery: int = 2                          # discovery.per_round
-    auction: str = "sealed"                     # exchange.auction
-    combos_repeat: str = "once"                 # combos.repeat: once | every_round
-    max_rounds: int = 14
-    max_actions: int = 50                       # actions.max_per_phase
-    out_players_can_win: bool = False
+    players: int = _D["players"]
+    infected_per_player: int = _D["tiles"]["infected_per_player"]
+    shuffle: str = _D["tiles"]["shuffle"]                     # global | per_player
+    hand_limit: int | None = _D["hand_limit"]
+    reveal: str = _D["setup"]["reveal"]
+    first_player: str = _D["first_player"]                   # rotate | fixed
+    mild_cost: int = _D["treatment"]["mild_cost"]
+    severe_cost: int = _D["treatment"]["severe_cost"]
+    discovery: int = _D["discovery"]["per_round"]
+    auction: str = _D["exchange"]["auction"]
+    combos_repeat: str = _D["combos"]["repeat"]               # once | every_round
+    max_rounds: int = _D["max_rounds"]
+    max_actions: int = _D["actions"]["max_per_phase"]
+    out_players_can_win: bool = _D["out_players_can_win"]
     # (lowest, highest, start) of every track a statement may change, money included.
     bounds: tuple[tuple[str, tuple[int, int, int]], ...] = ()
 
@@ -34,25 +37,35 @@ class Rules:
     def from_dict(cls, d: Mapping[str, Any]) -> Rules:
         """The typed rules of a merged rules mapping (content/rules.yaml over the defaults)."""
 
-        def sub(key: str) -> Mapping[str, Any]:
-            v = d.get(key)
-            return v if isinstance(v, Mapping) else {}
+        def get(*path: str) -> Any:
+            """The value at a key path, the default's where the mapping leaves it out."""
+            here: Any = d
+            for key in path:
+                here = here.get(key) if isinstance(here, Mapping) else None
+                if here is None:
+                    break
+            if here is None:
+                here = _D
+                for key in path:
+                    here = here[key]
+            return here
 
+        hand_limit = get("hand_limit")
         return cls(
-            players=int(d.get("players", 4)),
-            infected_per_player=int(sub("tiles").get("infected_per_player", 5)),
-            shuffle=str(sub("tiles").get("shuffle", "global")),
-            hand_limit=None if d.get("hand_limit") is None else int(d["hand_limit"]),
-            reveal=str(sub("setup").get("reveal", "corner_diagonal")),
-            first_player=str(d.get("first_player", "rotate")),
-            mild_cost=int(sub("treatment").get("mild_cost", 2)),
-            severe_cost=int(sub("treatment").get("severe_cost", 3)),
-            discovery=int(sub("discovery").get("per_round", 2)),
-            auction=str(sub("exchange").get("auction", "sealed")),
-            combos_repeat=str(sub("combos").get("repeat", "once")),
-            max_rounds=int(d.get("max_rounds", 14)),
-            max_actions=int(sub("actions").get("max_per_phase", 50)),
-            out_players_can_win=bool(d.get("out_players_can_win", False)),
+            players=int(get("players")),
+            infected_per_player=int(get("tiles", "infected_per_player")),
+            shuffle=str(get("tiles", "shuffle")),
+            hand_limit=None if hand_limit is None else int(hand_limit),
+            reveal=str(get("setup", "reveal")),
+            first_player=str(get("first_player")),
+            mild_cost=int(get("treatment", "mild_cost")),
+            severe_cost=int(get("treatment", "severe_cost")),
+            discovery=int(get("discovery", "per_round")),
+            auction=str(get("exchange", "auction")),
+            combos_repeat=str(get("combos", "repeat")),
+            max_rounds=int(get("max_rounds")),
+            max_actions=int(get("actions", "max_per_phase")),
+            out_players_can_win=bool(get("out_players_can_win")),
             bounds=track_bounds(d),
         )
 

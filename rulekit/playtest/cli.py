@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from rulekit import registry
 from rulekit.console import SEED, Command, agents_or_usage_error, echo, load_or_exit
 from rulekit.playtest import report, stats
 from rulekit.playtest.audit import Expected, audited
@@ -92,7 +93,7 @@ def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, f
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other")
     loaded = load_or_exit(content, include_tbd, only_designed)
-    n = players or int(loaded.rules.get("players", 4))
+    n = players or int(loaded.rules.get("players", registry.DEFAULT_RULES["players"]))
     names = agents_or_usage_error(agents, n)
     batch = Batch(content, games, seed, n, tuple(names), include_tbd, only_designed,
                   value=ValuePlan() if measure else None)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from rulekit import registry
 from rulekit.console import SEED, Command, agents_or_usage_error, echo, load_or_exit
 from rulekit.content import diff
 from rulekit.content.loader import load_content
@@ -106,7 +107,7 @@ def compare(folders, base_rev, games, seed, players, agents, jobs, backend, sche
             echo(str(err), err=True)
             sys.exit(1)
         new = load_or_exit(new_dir, include_tbd, only_designed)
-        n = players or int(new.rules.get("players", 4))
+        n = players or int(new.rules.get("players", registry.DEFAULT_RULES["players"]))
         names = tuple(agents_or_usage_error(agents, n))
         plan = _value_plan(base, new, value_cards) if measure else None
         sides = (C.Side(base_label, base, Batch(base_label, games, seed, n, names, include_tbd, only_designed, plan)),

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from rulekit import registry
 from rulekit.console import SEED, Command, agents_or_usage_error, echo, load_or_exit
 from rulekit.content.edit import EditError, Field, write
 from rulekit.lint.render import display_width
@@ -112,7 +113,7 @@ def tune(card, content_dir, field, span, target, band, budget, reference_games, 
     if include_tbd and only_designed:
         raise click.UsageError("--include-tbd and --only-designed contradict each other")
     loaded = load_or_exit(content_dir, include_tbd, only_designed)
-    n = players or int(loaded.rules.get("players", 4))
+    n = players or int(loaded.rules.get("players", registry.DEFAULT_RULES["players"]))
     batch = Batch(content_dir, budget, seed, n, tuple(agents_or_usage_error(agents, n)), include_tbd, only_designed)
     found = loaded.lookup(card, "policy") or loaded.lookup(card, "advisor")
     if field is None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from rulekit import registry
 from rulekit.console import SEED, Command, agents_or_usage_error, echo, load_or_exit
 from rulekit.lint.render import display_width
 from rulekit.playtest.cli import _view, _write, clear_batch, reported
@@ -84,7 +85,7 @@ def value(content_arg, content_opt, cards, give, points, games, seed, jobs, agen
     loaded = load_or_exit(content, include_tbd, only_designed)
     plan = ValuePlan(points, tuple(_card_ids(loaded, cards, "--card")),
                      _card_ids(loaded, (give,), "--give", "policy")[0] if give else None)
-    n = players or int(loaded.rules.get("players", 4))
+    n = players or int(loaded.rules.get("players", registry.DEFAULT_RULES["players"]))
     batch = Batch(content, games, seed, n, tuple(agents_or_usage_error(agents, n)), include_tbd, only_designed,
                   value=plan)
     out = Path(out)

@@ -5,29 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.core.default import DefaultChooser
-from rulekit.core.questions import Observation, Question
+from rulekit.core.questions import KINDS, NUMBER_KINDS, Ask, Observation, Question
 from rulekit.scenarios.reader import Answer
 
-QUESTION_WORDS = {
-    "advisor": "which advisor to keep",
-    "strategy": "which draw strategy to use (1, 2 or 3)",
-    "action": "which action to take, or pass",
-    "treat": "which resident to treat next, or done",
-    "cell": "which cell",
-    "amount": "how many",
-    "choose": "which number",
-    "may": "whether to do it (yes or no)",
-    "react": "whether to play a card as a reaction (yes or no)",
-    "keep": "which card to keep",
-    "discard": "which card to discard",
-    "offer": "which card to offer in the exchange, or none",
-    "bid": "how much to bid",
-    "arrange": "where to place a tile",
-    "player": "which player (P1, P2 …)",
-    "give": "which card to give",
-}
-NUMBER_KINDS = ("amount", "choose", "bid", "strategy")
-CARD_KINDS = ("keep", "discard", "advisor", "offer", "give")
 _NO_OPTION = object()
 SHOWN_AT_MOST = 12
 
@@ -78,35 +58,27 @@ class ScriptedChooser:
 
 
 def to_option(answer: Answer, q: Question) -> Any:
-    """The option a scripted answer stands for in this question, or _NO_OPTION."""
-    form, value, kind = answer.form, answer.value, q.kind.value
-    if kind in NUMBER_KINDS and form == "number":
-        return value
-    if kind in ("may", "react") and form == "bool":
-        return value
-    if kind in ("cell", "arrange", "treat") and form == "cell":
-        return value
-    if kind == "treat" and form == "done":
-        return "done"
-    if kind == "action":
-        if form == "pass":
-            return ("pass",)
-        if form == "action":
-            return value
-        if form == "card":
+    """The option a scripted answer stands for in this question, or _NO_OPTION (a form the question's
+    kind does not take: core.questions.KINDS says which it takes)."""
+    form, value = answer.form, answer.value
+    if form not in KINDS[q.kind].scripted:
+        return _NO_OPTION
+    if form == "card":
+        if q.kind is Ask.ACTION:
             execute = ("execute", value.id)
             return execute if execute in q.options else ("play", value.id)
-    if kind in CARD_KINDS and form == "card":
         return value.id
-    if kind == "offer" and form == "none":
+    if form == "pass":
+        return ("pass",)
+    if form == "done":
+        return "done"
+    if form == "none":
         return None
-    if kind == "player" and form == "player":
-        return value
-    return _NO_OPTION
+    return value            # a number, yes / no, a cell, an action, a seat
 
 
 def ask_text(q: Question, obs: Observation) -> str:
-    words = QUESTION_WORDS.get(q.kind.value, q.kind.value)
+    words = KINDS[q.kind].asks
     about = []
     if q.card is not None:
         about.append(_card_name(q.card, obs))
@@ -117,7 +89,7 @@ def ask_text(q: Question, obs: Observation) -> str:
 
 def legal_answers(q: Question, obs: Observation) -> str:
     options = q.options
-    if q.kind.value in NUMBER_KINDS and len(options) > 2:
+    if q.kind in NUMBER_KINDS and len(options) > 2:
         lo, hi = options[0], options[-1]
         if isinstance(options, range) or list(options) == list(range(lo, hi + 1)):
             return f"a number from {lo} to {hi}"

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulekit import registry
 from rulekit.content.loader import load_content
 from rulekit.model import Card, Content
 from rulekit.content.rules import merge_rules, read_rules
@@ -175,7 +176,7 @@ class _Reader:
         self.data = loc.data
         self.content = content
         self.diags: list[Diagnostic] = []
-        self.players = 4
+        self.players = registry.DEFAULT_RULES["players"]
 
     def report(self, code: R, message: str, path, hint: str | None = None, key: bool = False) -> None:
         span = self.loc.key_span(tuple(path)) if key else self.loc.span(tuple(path))
@@ -186,7 +187,7 @@ class _Reader:
 
     def read(self) -> Scenario:
         rules, unlock, unlock_files = self.rules()
-        self.players = int(self.data.get("players", rules.get("players", 4)))
+        self.players = int(self.data.get("players", rules.get("players", registry.DEFAULT_RULES["players"])))
         rules["players"] = self.players
         setup = self.data.get("setup") or {}
         combos = self.data.get("combos")

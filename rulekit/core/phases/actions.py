@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, overload
 
 from rulekit.core import board as B
+from rulekit.core import quantities as Q
 from rulekit.core.handlers import SIGNED_QUANTITIES
 from rulekit.core.questions import CELLS, PASS, Action, Ask, Question
 from rulekit.core.state import Cursor
@@ -40,10 +41,12 @@ class Menu(Sequence[Action]):
         # What is legal is what the game's can_play / can_execute / can_switch say, as for a scripted action;
         # without a modifier of the quantity the base cost is read here directly (the same number).
         n_bury = 0
-        if c[B.DEAD] and money >= (g.quantity(seat, "bury_cost", 1, note=False) if "bury_cost" in mods else 1):
+        bury, relocate = Q.bury_cost(), Q.relocate_cost()
+        if c[B.DEAD] and money >= (g.quantity(seat, "bury_cost", bury, note=False) if "bury_cost" in mods else bury):
             n_bury = c[B.DEAD]
         n_move = 0
-        if c[B.EMPTY] and money >= (g.quantity(seat, "relocate_cost", 1, note=False) if "relocate_cost" in mods else 1):
+        if c[B.EMPTY] and money >= (g.quantity(seat, "relocate_cost", relocate, note=False) if "relocate_cost" in mods
+                                    else relocate):
             n_move = (c[B.HEALTHY] + c[B.MILD] + c[B.SEVERE] + c[B.DEAD]) * c[B.EMPTY]
         rest: list[Action] = []
         if p.hand:
@@ -158,11 +161,11 @@ def do_action(g: Game, seat: int, action: Action) -> None:
     """Carry out one action (a scenario script may name any legal one)."""
     kind = action[0]
     if kind == "bury":
-        g.spend_money(seat, g.quantity(seat, "bury_cost", 1), "bury")
+        g.spend_money(seat, g.quantity(seat, "bury_cost", Q.bury_cost()), "bury")
         g.set_cell(B.idx(*action[1]), B.EMPTY, "bury")
     elif kind == "relocate":
         a, b = B.idx(*action[1]), B.idx(*action[2])
-        g.spend_money(seat, g.quantity(seat, "relocate_cost", 1), "relocate")
+        g.spend_money(seat, g.quantity(seat, "relocate_cost", Q.relocate_cost()), "relocate")
         g.move_resident(a, b, "relocate")
     elif kind == "play":
         g.play_card(seat, action[1])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulekit.core import board as B
+from rulekit.core import quantities as Q
 from rulekit.core.state import Cursor
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def final_scoring(g: Game) -> None:
         st.score_history.append(tuple(p.score for p in st.seats))
     for s in g.active_players():
         p = st.seats[s]
-        penalty = g.quantity(s, "final_penalty", 0)
+        penalty = g.quantity(s, "final_penalty", Q.final_penalty())
         total = 0
         for e in p.tableau:
             v = e.card.score

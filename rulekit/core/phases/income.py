@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulekit.core import board as B
+from rulekit.core import quantities as Q
 from rulekit.core.questions import Question
 from rulekit.core.state import Cursor
 
@@ -20,8 +21,7 @@ def ask(g: Game, cur: Cursor) -> None:
     seats = g.state.seats
     for s in g.in_order():
         p = seats[s]
-        base = p.economy + p.counts[B.HEALTHY] // 2
-        g.gain_money(s, g.quantity(s, "income", base), "income")
+        g.gain_money(s, g.quantity(s, "income", Q.income(p.economy, p.counts[B.HEALTHY])), "income")
     cur.step = "end"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulekit import registry
 from rulekit.core import board as B
 from rulekit.core.questions import Ask, Question
 from rulekit.core.state import Cursor
@@ -18,7 +19,8 @@ def ask(g: Game, cur: Cursor) -> Question | None:
         fill_tiles(g)
         deck = g.state.advisor_deck
         g.state.rng.shuffle(deck)
-        cur.data = SetupStep(tuple(tuple(deck.pop().id for _ in range(min(2, len(deck)))) for _ in range(g.players)), 0)
+        each = registry.ADVISORS_DEALT
+        cur.data = SetupStep(tuple(tuple(deck.pop().id for _ in range(min(each, len(deck)))) for _ in range(g.players)), 0)
         cur.step = "advisor"
     d = cur.data
     assert isinstance(d, SetupStep)

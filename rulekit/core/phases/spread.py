@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from rulekit import registry
 from rulekit.core import board as B
+from rulekit.core import quantities as Q
 from rulekit.core.phases.end import check_unlocks
 from rulekit.core.questions import CELLS, Ask, Cell, Question
 from rulekit.core.state import Cursor
@@ -97,7 +98,7 @@ def _next_step(g: Game, cur: Cursor) -> None:
 
 def _discovery(g: Game, d: SpreadStep, seat: int) -> Question | None:
     if not d.ready:
-        d.left = g.quantity(seat, "discovery", g.rules.discovery)
+        d.left = g.quantity(seat, "discovery", Q.discovery(g.rules))
         d.ready = True
     while d.left > 0:
         cands = g.reveal_candidates(seat)
@@ -119,13 +120,13 @@ def _prepare(g: Game, step: str, d: SpreadStep, seat: int) -> None:
     d.ready = True
     d.chosen = ()
     if step == "contagion":
-        x = d.x = g.quantity(seat, "new_mild", p.disease // 3)
+        x = d.x = g.quantity(seat, "new_mild", Q.new_mild(p.disease))
         d.tiers = contagion_tiers(g, seat) if x > 0 else ((), ())
         d.tier = 0
         d.cands = d.tiers[0]
     else:
         name, state = ("new_dead", B.SEVERE) if step == "deaths" else ("new_severe", B.MILD)
-        x = d.x = g.quantity(seat, name, p.disease // 4)
+        x = d.x = g.quantity(seat, name, Q.new_dead(p.disease) if step == "deaths" else Q.new_severe(p.disease))
         d.cands = tuple(g.cells(seat, (state,))) if x > 0 and p.counts[state] else ()
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulekit.core import board as B
+from rulekit.core import quantities as Q
 from rulekit.core.questions import CELLS, DONE, Ask, Cell, Question
 from rulekit.core.state import Cursor
 from rulekit.core.steps import TreatmentStep
@@ -35,8 +36,8 @@ def ask(g: Game, cur: Cursor) -> Question | None:
             if seats[seat].out:              # put out earlier in this phase (a `when cure` of another player)
                 d.k += 1
                 continue
-            d.mild_cost = g.quantity(seat, "mild_cost", g.rules.mild_cost)
-            d.severe_cost = g.quantity(seat, "severe_cost", g.rules.severe_cost)
+            d.mild_cost = g.quantity(seat, "mild_cost", Q.mild_cost(g.rules))
+            d.severe_cost = g.quantity(seat, "severe_cost", Q.severe_cost(g.rules))
             cur.step = "treat"
             d.budget, d.treated = seats[seat].medical, ()
             continue
