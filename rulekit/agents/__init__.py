@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulekit.agents.base import Chooser, DefaultChooser, Question, RandomAgent
+from rulekit.agents.base import Chooser, DefaultChooser, Question, RandomAgent, seed_streams
 
 __all__ = ["Chooser", "DefaultChooser", "Question", "RandomAgent", "agent_names", "make_agent", "seat_agents"]
 
@@ -24,7 +24,7 @@ def make_agent(name: str, seed: int, seat: int) -> Chooser:
     factories = _factories()
     if name not in factories:
         raise ValueError(f"unknown agent '{name}' (known: {', '.join(sorted(factories))})")
-    return factories[name](seed, seat)
+    return factories[name](seed_streams(seed), seat)     # agents get a stream of generators, never the seed
 
 
 def seat_agents(names: list[str], players: int) -> list[str]:

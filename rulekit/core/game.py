@@ -21,7 +21,8 @@ from rulekit.core.ops import Ops
 from rulekit.core.phases import advance, resolve
 from rulekit.core.phases.end import final_scoring
 from rulekit.core.program import Card, Program
-from rulekit.core.questions import Ask, Chooser, Observation, Question
+from rulekit.core.observation import Observation, make_observation
+from rulekit.core.questions import Ask, Chooser, Question
 from rulekit.core.rules import Rules
 from rulekit.core.state import Cursor, GameState
 
@@ -56,7 +57,7 @@ class Game(Ops):
         self._where = None
         self._pending: Question | None = None
         self.halt = False                      # a partial run reached its end (Cursor.stop)
-        self._views = [Observation(self, s) for s in range(state.players)]
+        self._views: list[Observation | None] = [None] * state.players    # made when first asked for
         self._chain = []                       # cards whose handlers are running, outermost first
         self.dying = set()                     # cells whose `death` handlers are running: no effect takes them
         self._asking = 0                       # questions asked inside a step (effects, reactions) not yet answered
@@ -109,7 +110,11 @@ class Game(Ops):
 
     # ---- questions ------------------------------------------------------------------------------------
     def observation(self, seat: int) -> Observation:
-        return self._views[seat]
+        """The sealed view of one seat (core/observation.py): what its chooser is handed."""
+        view = self._views[seat]
+        if view is None:
+            view = self._views[seat] = make_observation(self, seat)
+        return view
 
     def ask(self, seat: int, kind: Ask, options: Sequence[Any], card: Card | None = None, text: str = "") -> Any:
         """Ask a seat now and return the option it picks; an out seat's board answers in reading order."""
@@ -124,8 +129,8 @@ class Game(Ops):
         """The option the seat's chooser picks for a question (an out seat's board: reading order)."""
         seat = q.seat
         chooser = OUT_OF_GAME if self.state.seats[seat].out else self.choosers[seat]
-        k = chooser.choose(self._views[seat], q)
-        options = q.options
+        options = q.options               # the legal set the core computed, an immutable value, taken before asking
+        k = chooser.choose(self._views[seat] or self.observation(seat), q)
         if type(k) is not int or not 0 <= k < len(options):
             self._refuse(q, k)
         answer = options[k]

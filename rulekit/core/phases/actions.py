@@ -27,6 +27,12 @@ class Menu(Sequence[Action]):
     execute again, switch."""
 
     __slots__ = ("dead", "empties", "length", "n", "residents", "rest")
+    dead: tuple[int, ...]
+    empties: tuple[int, ...]
+    length: int
+    n: tuple[int, int]
+    residents: tuple[int, ...]
+    rest: tuple[Action, ...]
 
     def __init__(self, g: Game, seat: int) -> None:
         p = g.state.seats[seat]
@@ -34,9 +40,9 @@ class Menu(Sequence[Action]):
         tables = g.tables(seat)
         mods = tables.modifiers
         money = p.money
-        self.dead: list[int] = []
-        self.residents: list[int] = []
-        self.empties: list[int] = []
+        dead: tuple[int, ...] = ()
+        residents: tuple[int, ...] = ()
+        empties: tuple[int, ...] = ()
         # What is legal is what the game's can_play / can_execute / can_switch say, as for a scripted action;
         # without a modifier of the quantity the base cost is read here directly (the same number).
         n_bury = 0
@@ -73,14 +79,19 @@ class Menu(Sequence[Action]):
             for e in p.tableau:
                 if e.card.switchable and g.can_switch(e) is None:
                     rest.append(Action(("switch", e.card.id)))
-        self.rest = rest
-        self.n = (1 + n_bury, n_move)
-        self.length = 1 + n_bury + n_move + len(rest)
         if n_bury:
-            self.dead = g.cells(seat, (B.DEAD,))
+            dead = tuple(g.cells(seat, (B.DEAD,)))
         if n_move:
-            self.residents = g.cells(seat, B.RESIDENTS)
-            self.empties = g.cells(seat, (B.EMPTY,))
+            residents = tuple(g.cells(seat, B.RESIDENTS))
+            empties = tuple(g.cells(seat, (B.EMPTY,)))
+        # A menu is a value: whoever answers cannot change the legal set it is an index into.
+        setattr_ = object.__setattr__
+        for name, value in (("dead", dead), ("residents", residents), ("empties", empties), ("rest", tuple(rest)),
+                            ("n", (1 + n_bury, n_move)), ("length", 1 + n_bury + n_move + len(rest))):
+            setattr_(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"the action menu cannot be changed ('{name}')")
 
     def __len__(self) -> int:
         return self.length
