@@ -16,6 +16,7 @@ from rulekit import registry
 from rulekit.core import board as B
 from rulekit.core.default import DefaultChooser
 from rulekit.core.errors import EffectError, RuleViolation
+from rulekit.core import history
 from rulekit.core.handlers import STILL_HOLDS, Frame, Tables
 from rulekit.core.ops import Ops
 from rulekit.core.phases import advance, resolve
@@ -79,6 +80,22 @@ class Game(Ops):
         return Game(self.program, self.rules, self.state.clone(),
                     list(choosers) if choosers is not None else self.choosers, log=log)
 
+
+    # ---- what each seat has seen (core/history.py) ------------------------------------------------------
+    def record(self, kind: str, **data: Any) -> None:
+        """A game-log record; the ones a seat sees also go into the history (core/history.py), logged or not."""
+        if kind in history.KEPT:
+            self.state.seen.extend(history.from_record(kind, data))
+        if self.log is not None:
+            self.log.append({"e": kind, "round": self.state.round, "phase": self.state.phase, **data})
+
+    def seen_by(self, seat: int) -> tuple:
+        """The history `seat` has seen: public entries and its own (core/history.py)."""
+        return history.seen_by(self.state, seat)
+
+    def info_key(self, seat: int) -> tuple:
+        """Equal for two states `seat` cannot tell apart (core/history.py)."""
+        return history.info_key(self, seat)
 
     # ---- turn order ---------------------------------------------------------------------------------
     def _orders(self) -> None:

@@ -92,6 +92,8 @@ class Observation:
     counters: Callable[[int, str], dict[str, int] | None]
     deck_size: Callable[[int], int]
     discard_size: Callable[[int], int]
+    seen: Callable[[], tuple]                              # the history this seat saw (core/history.py)
+    info_key: Callable[[], tuple]                          # equal for two states this seat cannot tell apart
     forecast: Callable[..., Game]                          # (choosers, rng=None)
     quantity: Callable[..., int]                           # (seat, name, base, without=None)
     price: Callable[..., int]                              # (card, k=0)
@@ -209,6 +211,8 @@ def _view_class(game: Game, me: int) -> type[Observation]:
         "counters": counters,
         "deck_size": lambda self, stage: len(game.state.decks.get(stage, ())),
         "discard_size": lambda self, stage: len(game.state.discards.get(stage, ())),
+        "seen": lambda self: game.seen_by(me),
+        "info_key": lambda self: game.info_key(me),
         "forecast": forecast,
         "quantity": quantity,
         "price": lambda self, card, k=0: game.price(me, card, k),
