@@ -9,6 +9,7 @@ together from content by rulekit.engine.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from rulekit.core import board as B
 from rulekit.core.default import DefaultChooser
 from rulekit.core.errors import EffectError, RuleViolation
 from rulekit.core import history
+from rulekit.core.determinize import determinize
 from rulekit.core.handlers import STILL_HOLDS, Frame, Tables
 from rulekit.core.ops import Ops
 from rulekit.core.phases import advance, resolve
@@ -80,6 +82,11 @@ class Game(Ops):
         return Game(self.program, self.rules, self.state.clone(),
                     list(choosers) if choosers is not None else self.choosers, log=log)
 
+
+    def determinize(self, seat: int, rng: random.Random, choosers: Sequence[Chooser] | None = None) -> Game:
+        """A copy in which everything `seat` cannot see is drawn again from `rng`, consistently with what it saw
+        (core/determinize.py): its observation and info_key are the original's. The original is untouched."""
+        return determinize(self, seat, rng, choosers)
 
     # ---- what each seat has seen (core/history.py) ------------------------------------------------------
     def record(self, kind: str, **data: Any) -> None:

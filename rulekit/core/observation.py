@@ -175,7 +175,9 @@ def _view_class(game: Game, me: int) -> type[Observation]:
         (Game.determinize): what it cannot see is drawn again from `rng` (by default a generator made from
         what the seat sees, so the same decision gives the same copy). Only at a top-level decision
         (RuleViolation inside a card's effect)."""
-        return game.clone(list(choosers))
+        if rng is None:
+            rng = random.Random(repr(game.info_key(me)))
+        return game.determinize(me, rng, list(choosers))
 
     ns: dict[str, Any] = {
         "__slots__": (),
