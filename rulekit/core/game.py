@@ -22,6 +22,7 @@ from rulekit.core.determinize import determinize
 from rulekit.core.handlers import STILL_HOLDS, Frame, Tables
 from rulekit.core.ops import Ops
 from rulekit.core.phases import advance, resolve
+from rulekit.core.phases.actions import Menu
 from rulekit.core.phases.end import final_scoring
 from rulekit.core.program import Card, Program
 from rulekit.core.observation import Observation, make_observation
@@ -153,8 +154,9 @@ class Game(Ops):
         """The option the seat's chooser picks for a question (an out seat's board: reading order)."""
         seat = q.seat
         chooser = OUT_OF_GAME if self.state.seats[seat].out else self.choosers[seat]
-        options = q.options               # the legal set the core computed, an immutable value, taken before asking
-        k = chooser.choose(self._views[seat] or self.observation(seat), q)
+        options = q.options               # the legal set the core computed, taken before asking
+        shown = q if type(options) is not Menu else Question(q.kind, seat, options.copy(), q.card, q.text)
+        k = chooser.choose(self._views[seat] or self.observation(seat), shown)
         if type(k) is not int or not 0 <= k < len(options):
             self._refuse(q, k)
         answer = options[k]

@@ -34,7 +34,12 @@ class Menu(Sequence[Action]):
     residents: tuple[int, ...]
     rest: tuple[Action, ...]
 
-    def __init__(self, g: Game, seat: int) -> None:
+    def __init__(self, g: Game | None, seat: int, source: Menu | None = None) -> None:
+        if source is not None:          # a copy (a compiled class cannot be made with __new__ alone)
+            self.dead, self.residents, self.empties, self.rest = source.dead, source.residents, source.empties, source.rest
+            self.n, self.length = source.n, source.length
+            return
+        assert g is not None
         p = g.state.seats[seat]
         c = p.counts
         tables = g.tables(seat)
@@ -84,14 +89,14 @@ class Menu(Sequence[Action]):
         if n_move:
             residents = tuple(g.cells(seat, B.RESIDENTS))
             empties = tuple(g.cells(seat, (B.EMPTY,)))
-        # A menu is a value: whoever answers cannot change the legal set it is an index into.
-        setattr_ = object.__setattr__
-        for name, value in (("dead", dead), ("residents", residents), ("empties", empties), ("rest", tuple(rest)),
-                            ("n", (1 + n_bury, n_move)), ("length", 1 + n_bury + n_move + len(rest))):
-            setattr_(self, name, value)
+        # Tuples: a chooser is handed a copy (Game.choose_now), and no list of it is shared with the core's own.
+        self.dead, self.residents, self.empties, self.rest = dead, residents, empties, tuple(rest)
+        self.n = (1 + n_bury, n_move)
+        self.length = 1 + n_bury + n_move + len(rest)
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"the action menu cannot be changed ('{name}')")
+    def copy(self) -> Menu:
+        """The same menu as another object: what a chooser is handed, so that it cannot change the core's."""
+        return Menu(None, 0, self)
 
     def __len__(self) -> int:
         return self.length
