@@ -51,17 +51,17 @@ def test_phases_and_observation_read_one_formula(content):
     checked: set[str] = set()
     for seed in range(6):
         game = make_game(content, seed, [GreedyAgent(seed, s) for s in range(4)])
-        obs = game.observation(0)
         real = game.quantity
         inside = []
 
-        def spy(s, name, base, without=None, note=True, obs=obs, inside=inside, game=game, real=real):
+        def spy(s, name, base, without=None, note=True, inside=inside, game=game, real=real):
             if without is None and name != "price" and not inside:
                 inside.append(name)
                 p = game.state.seats[s]
                 assert base == Q.base(name, game.rules, p.disease, p.economy, p.counts[B.HEALTHY]), name
-                # Observation.quantity with no base reads the same formula; modifiers alike.
-                assert obs.quantity(s, name) == real(s, name, base, None, False), name
+                # Observation.quantity with no base reads the same formula; modifiers alike (the seat's own
+                # observation: another seat's quantities stay hidden during the advisor draft).
+                assert game.observation(s).quantity(s, name) == real(s, name, base, None, False), name
                 checked.add(name)
                 inside.pop()
             return real(s, name, base, without, note)

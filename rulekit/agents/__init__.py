@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulekit.agents.base import Chooser, DefaultChooser, Question, RandomAgent
+from rulekit.agents.base import Chooser, DefaultChooser, Question, RandomAgent, seed_streams
 
 __all__ = ["Chooser", "DefaultChooser", "Question", "RandomAgent", "agent_names", "make_agent", "seat_agents"]
 
@@ -17,21 +17,37 @@ def _factories():
     from rulekit.agents.greedy import GreedyAgent
 
     out["greedy"] = lambda seed, seat: GreedyAgent(seed, seat)
+    from rulekit.agents.mcts import MctsAgent
+
+    out["mcts"] = lambda seed, seat, budget=None: MctsAgent(seed, seat, *([] if budget is None else [budget]))
     return out
+
+
+def _split(name: str) -> tuple[str, int | None]:
+    """An agent name, and its budget when one is given: mcts:200 is mcts at 200 iterations a decision."""
+    base, sep, budget = name.partition(":")
+    if not sep:
+        return name, None
+    if base != "mcts" or not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"'{name}': only mcts takes a budget, a whole number of iterations (mcts:200)")
+    return base, int(budget)
 
 
 def make_agent(name: str, seed: int, seat: int) -> Chooser:
     factories = _factories()
-    if name not in factories:
+    base, budget = _split(name)
+    if base not in factories:
         raise ValueError(f"unknown agent '{name}' (known: {', '.join(sorted(factories))})")
-    return factories[name](seed, seat)
+    if budget is not None:      # agents get a stream of generators, never the seed
+        return factories[base](seed_streams(seed), seat, budget)
+    return factories[base](seed_streams(seed), seat)
 
 
 def seat_agents(names: list[str], players: int) -> list[str]:
     """One agent name for every seat, or one per seat; a ValueError in plain words otherwise."""
     known = agent_names()
     for name in names:
-        if name not in known:
+        if _split(name)[0] not in known:
             raise ValueError(f"unknown agent '{name}' (known: {', '.join(known)})")
     if len(names) == 1:
         return names * players

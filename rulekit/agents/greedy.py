@@ -7,6 +7,7 @@ import random
 
 from rulekit.agents import estgen
 from rulekit.agents import estimate as E
+from rulekit.agents.base import Stream, stream_of, sub_stream
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError, RuleViolation
 from rulekit.core.questions import CELLS, DONE, Ask, Observation, Question
@@ -65,7 +66,7 @@ class GreedyAgent:
        and what its tableau and hand still bring, as read. At most LOOK_DECISION decisions a
        question and LOOK_GAME a game; kept while the table stays the same; past the budget, the
        card is worth what is read of it.
-    Ties go to its own random generator, seeded by (game seed, seat): the agent is deterministic
+    Ties go to its own random generator, from the stream the harness gives it for its seat: deterministic
     (the copies' players have generators of their own, seeded from the same).
     """
 
@@ -75,9 +76,10 @@ class GreedyAgent:
     _moving: int | None = None  # the state of the resident a `move` is moving
     barred: frozenset = frozenset()     # cards it does not play or execute (a lookahead's other copy)
 
-    def __init__(self, seed: int, seat: int):
-        self.rng = random.Random(f"greedy:{seed}:{seat}")
-        self.seed, self.seat = seed, seat
+    def __init__(self, seed: int | Stream, seat: int):
+        self.stream = stream_of(seed)      # its generators, from the harness (never the game's seed itself)
+        self.rng = self.stream("greedy", seat)
+        self.seat = seat
         self._cache_key = None
         self._cache: dict = {}
         self._switched: set = set()     # (round, card id): switch a card at most once a round
@@ -368,7 +370,7 @@ class GreedyAgent:
         (the same in every copy of this round)."""
         out = []
         for s in range(players):
-            agent = GreedyAgent(f"{self.seed}:look:{self.seat}:{rnd}", s)
+            agent = GreedyAgent(sub_stream(self.stream, "look", self.seat, rnd), s)
             agent.looks = False
             out.append(agent)
         return out

@@ -9,6 +9,7 @@ together from content by rulekit.engine.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,12 +17,16 @@ from rulekit import registry
 from rulekit.core import board as B
 from rulekit.core.default import DefaultChooser
 from rulekit.core.errors import EffectError, RuleViolation
+from rulekit.core import history
+from rulekit.core.determinize import determinize
 from rulekit.core.handlers import STILL_HOLDS, Frame, Tables
 from rulekit.core.ops import Ops
 from rulekit.core.phases import advance, resolve
+from rulekit.core.phases.actions import Menu
 from rulekit.core.phases.end import final_scoring
 from rulekit.core.program import Card, Program
-from rulekit.core.questions import Ask, Chooser, Observation, Question
+from rulekit.core.observation import Observation, make_observation
+from rulekit.core.questions import Ask, Chooser, Question
 from rulekit.core.rules import Rules
 from rulekit.core.state import Cursor, GameState
 
@@ -56,7 +61,7 @@ class Game(Ops):
         self._where = None
         self._pending: Question | None = None
         self.halt = False                      # a partial run reached its end (Cursor.stop)
-        self._views = [Observation(self, s) for s in range(state.players)]
+        self._views: list[Observation | None] = [None] * state.players    # made when first asked for
         self._chain = []                       # cards whose handlers are running, outermost first
         self.dying = set()                     # cells whose `death` handlers are running: no effect takes them
         self._asking = 0                       # questions asked inside a step (effects, reactions) not yet answered
@@ -78,6 +83,27 @@ class Game(Ops):
         return Game(self.program, self.rules, self.state.clone(),
                     list(choosers) if choosers is not None else self.choosers, log=log)
 
+
+    def determinize(self, seat: int, rng: random.Random, choosers: Sequence[Chooser] | None = None) -> Game:
+        """A copy in which everything `seat` cannot see is drawn again from `rng`, consistently with what it saw
+        (core/determinize.py): its observation and info_key are the original's. The original is untouched."""
+        return determinize(self, seat, rng, choosers)
+
+    # ---- what each seat has seen (core/history.py) ------------------------------------------------------
+    def record(self, kind: str, **data: Any) -> None:
+        """A game-log record; the ones a seat sees also go into the history (core/history.py), logged or not."""
+        if kind in history.KEPT:
+            self.state.seen.extend(history.from_record(kind, data))
+        if self.log is not None:
+            self.log.append({"e": kind, "round": self.state.round, "phase": self.state.phase, **data})
+
+    def seen_by(self, seat: int) -> tuple:
+        """The history `seat` has seen: public entries and its own (core/history.py)."""
+        return history.seen_by(self.state, seat)
+
+    def info_key(self, seat: int) -> tuple:
+        """Equal for two states `seat` cannot tell apart (core/history.py)."""
+        return history.info_key(self, seat)
 
     # ---- turn order ---------------------------------------------------------------------------------
     def _orders(self) -> None:
@@ -109,7 +135,11 @@ class Game(Ops):
 
     # ---- questions ------------------------------------------------------------------------------------
     def observation(self, seat: int) -> Observation:
-        return self._views[seat]
+        """The sealed view of one seat (core/observation.py): what its chooser is handed."""
+        view = self._views[seat]
+        if view is None:
+            view = self._views[seat] = make_observation(self, seat)
+        return view
 
     def ask(self, seat: int, kind: Ask, options: Sequence[Any], card: Card | None = None, text: str = "") -> Any:
         """Ask a seat now and return the option it picks; an out seat's board answers in reading order."""
@@ -124,8 +154,9 @@ class Game(Ops):
         """The option the seat's chooser picks for a question (an out seat's board: reading order)."""
         seat = q.seat
         chooser = OUT_OF_GAME if self.state.seats[seat].out else self.choosers[seat]
-        k = chooser.choose(self._views[seat], q)
-        options = q.options
+        options = q.options               # the legal set the core computed, taken before asking
+        shown = q if type(options) is not Menu else Question(q.kind, seat, options.copy(), q.card, q.text)
+        k = chooser.choose(self._views[seat] or self.observation(seat), shown)
         if type(k) is not int or not 0 <= k < len(options):
             self._refuse(q, k)
         answer = options[k]

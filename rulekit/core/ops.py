@@ -110,6 +110,7 @@ class Ops(Handlers):
         st = self.state
         infected = st.fronts[i]
         st.fronts[i] = 0
+        st.seen.append((-1, "reveal", i, infected))
         self.set_cell(i, B.MILD if infected else B.HEALTHY, "reveal")
         self.fire(self.geo.owner[i], "reveal mild" if infected else "reveal healthy", i)
 
@@ -300,6 +301,7 @@ class Ops(Handlers):
         p = self.state.seats[seat]
         p.hand.append(card)
         p.drawn_ids.append(card.id)
+        self.state.seen.extend(((-1, "drew", seat, why), (seat, "got", card.id, why)))
         if self.log is not None:
             self.record("draw", seat=seat, card=card.id, why=why)
 
@@ -483,6 +485,7 @@ class Ops(Handlers):
         fronts = [st.fronts[i] for i in seen]
         rest = [st.fronts[i] for i in cells if i not in seen]
         free = list(cells)
+        placed = []
         for front in fronts:
             name = "infected" if front else "healthy"
             c = self.effect_ask(seat, Ask.ARRANGE, [CELLS[i] for i in free], card=f.card,
@@ -490,9 +493,11 @@ class Ops(Handlers):
             i = c.row * B.SIZE + c.col
             free.remove(i)
             st.fronts[i] = front
+            placed.append((i, front))
         st.rng.shuffle(rest)
         for i, front in zip(free, rest, strict=False):
             st.fronts[i] = front
+        st.seen.append((seat, "arranged", tuple(placed)))
         self.record("arranged", seat=seat, tiles=len(fronts))
         return len(fronts)
 

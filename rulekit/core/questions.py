@@ -9,15 +9,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from rulekit.core import board as B
-from rulekit.core import quantities as Q
-from rulekit.core.rules import Rules
-
-if TYPE_CHECKING:
-    from rulekit.core.game import Game
-    from rulekit.core.program import Card
+from rulekit.core.observation import Observation  # the sealed view lives in core/observation.py
 
 
 class Ask(enum.StrEnum):
@@ -164,13 +159,22 @@ class Question:
     """A decision one seat must take: its kind, its options (a sequence, possibly a range), and why."""
 
     __slots__ = ("card", "kind", "options", "seat", "text")
+    kind: Ask
+    seat: int
+    options: Sequence
+    card: str | None
+    text: str
 
     def __init__(self, kind: Ask, seat: int, options: Sequence, card: str | None = None, text: str = ""):
-        self.kind = kind
-        self.seat = seat
-        self.options = options
-        self.card = card          # id of the card whose effect asks, if any
-        self.text = text          # what is being decided, for people and logs
+        setattr_ = object.__setattr__     # a question is a value: its options cannot be changed by whoever answers
+        setattr_(self, "kind", kind)
+        setattr_(self, "seat", seat)
+        setattr_(self, "options", tuple(options) if type(options) is list else options)
+        setattr_(self, "card", card)      # id of the card whose effect asks, if any
+        setattr_(self, "text", text)      # what is being decided, for people and logs
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Question cannot be changed ('{name}')")
 
     def __repr__(self) -> str:
         return f"Question({self.kind.value}, P{self.seat + 1}, {len(self.options)} options, {self.text!r})"
@@ -183,162 +187,3 @@ class Chooser(Protocol):
 
     def choose(self, obs: Observation, q: Question) -> int:
         """The index of one of q.options."""
-
-
-class Observation:
-    """What one seat may see: the board as it lies (face-down tiles without their fronts), every
-    seat's tracks, money, tableau and hand size, its own hand, the market, the events drawn.
-
-    It reads the game live (an observation stays current), and offers nothing hidden: no tile
-    fronts, no other hand, no deck order.
-    """
-
-    __slots__ = ("_game", "seat")
-
-    def __init__(self, game: Game, seat: int):
-        self._game = game
-        self.seat = seat
-
-    # ---- the table ---------------------------------------------------------------------------
-    @property
-    def players(self) -> int:
-        return self._game.state.players
-
-    @property
-    def geometry(self) -> B.Geometry:
-        return self._game.geo
-
-    @property
-    def board(self) -> list[int]:
-        """Cell states by index (B.TILE for a face-down tile); read it, never change it."""
-        return self._game.state.board
-
-    @property
-    def round(self) -> int:
-        return self._game.state.round
-
-    @property
-    def phase(self) -> str:
-        return self._game.state.phase
-
-    @property
-    def rules(self) -> Rules:
-        return self._game.rules
-
-    def in_order(self) -> tuple[int, ...]:
-        return self._game.in_order()
-
-    def count(self, seat: int, name: str) -> int:
-        """A board count of a seat (healthy, mild, severe, dead, infected, alive, resident, tiles)."""
-        return self._game.count(seat, name)
-
-    def counts(self, seat: int) -> tuple[int, int, int, int, int]:
-        """(healthy, mild, severe, dead, tiles) of a seat's board, in one read."""
-        c = self._game.state.seats[seat].counts
-        return c[B.HEALTHY], c[B.MILD], c[B.SEVERE], c[B.DEAD], c[B.TILE]
-
-    # ---- seats ----------------------------------------------------------------------------------
-    def track(self, seat: int, name: str) -> int:
-        """A track of any seat, or its money (all public)."""
-        return getattr(self._game.state.seats[seat], name)
-
-    def tracks(self, seat: int) -> tuple[int, int, int, int, int, int]:
-        """(medical, disease, policy, score, economy, money) of a seat, in one read."""
-        p = self._game.state.seats[seat]
-        return p.medical, p.disease, p.policy, p.score, p.economy, p.money
-
-    def unlocked(self, seat: int) -> int:
-        return self._game.state.seats[seat].unlocked
-
-    def out(self, seat: int) -> bool:
-        return self._game.state.seats[seat].out
-
-    def hand_size(self, seat: int) -> int:
-        return len(self._game.state.seats[seat].hand)
-
-    def tableau(self, seat: int) -> tuple:
-        """A seat's played policies (public): Entry values, to read only."""
-        return tuple(self._game.state.seats[seat].tableau)
-
-    def advisor(self, seat: int) -> Card | None:
-        """A seat's advisor; another seat's stays face down (None) until every advisor is kept."""
-        st = self._game.state
-        if seat != self.seat and st.cursor.phase == "setup" and st.cursor.step in ("deal", "advisor"):
-            return None
-        return st.seats[seat].advisor
-
-    @property
-    def hand(self) -> tuple:
-        """This seat's own hand."""
-        return tuple(self._game.state.seats[self.seat].hand)
-
-    # ---- cards and the market ---------------------------------------------------------------------
-    def card(self, ref: str) -> Card | None:
-        """A card of the content by id or name (the content is public)."""
-        return self._game.program.content.lookup(ref)
-
-    def playable(self, card_id: str) -> bool:
-        """False for a card that can only be played as a reaction."""
-        return self._game.program.cards[card_id].playable
-
-    @property
-    def offers(self) -> tuple:
-        return tuple(self._game.state.offers)
-
-    @property
-    def events_left(self) -> int:
-        return len(self._game.state.event_deck)
-
-    @property
-    def history(self) -> tuple:
-        return tuple(self._game.state.history)
-
-    @property
-    def current_event(self) -> Card | None:
-        """The event being resolved now (None outside that moment)."""
-        return self._game.state.current_event
-
-    def unseen_events(self) -> tuple:
-        """The events not drawn yet, one per copy, in content order: which ones is public (the content's events
-        less those drawn); their order in the deck is not."""
-        left: dict[str, int] = {}
-        for card in self._game.state.event_deck:
-            left[card.id] = left.get(card.id, 0) + 1
-        return tuple(card for card in self._game.content.of_kind("event") for _ in range(left.get(card.id, 0)))
-
-    def counters(self, seat: int, card_id: str) -> dict[str, int] | None:
-        """The numbers a seat's card keeps (its advisor's, or a policy's in its tableau); None when none is in play."""
-        p = self._game.state.seats[seat]
-        for e in p.tableau:
-            if e.card.id == card_id:
-                return dict(e.counters)
-        if p.advisor is not None and p.advisor.id == card_id:
-            return dict(p.advisor_counters)
-        return None
-
-    def forecast(self, choosers: Sequence[Chooser]) -> Game:
-        """A copy of the game from this decision on, to play apart (a forward model), each seat answered by its
-        chooser in `choosers`; the game itself is untouched.
-
-        The copy is exact today (it knows the deck order and the tile fronts); the seat's own decisions
-        are what it is for, so a later sealing of observations may give a copy made up from what this seat
-        can see instead. Only at a top-level decision (RuleViolation inside a card's effect).
-        """
-        return self._game.clone(list(choosers))
-
-    # ---- what the rules compute from public things -------------------------------------------------
-    def quantity(self, seat: int, name: str, base: int | None = None, without: str | None = None) -> int:
-        """A quantity of a seat under its active modifiers (optionally without one card's): its base is the
-        formula of rulekit/core/quantities.py over the seat's numbers now, unless given (a card's price)."""
-        if base is None:
-            p = self._game.state.seats[seat]
-            base = Q.base(name, self._game.rules, p.disease, p.economy, p.counts[B.HEALTHY])
-        return self._game.quantity(seat, name, base, without, note=False)
-
-    def price(self, card: Card, k: int = 0) -> int:
-        """What this seat pays to play a card (k = 0), or to execute it the k-th time again."""
-        return self._game.price(self.seat, card, k)
-
-    def strategy_costs(self) -> dict[int, int]:
-        return self._game.strategy_costs(self.seat)
-

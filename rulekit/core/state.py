@@ -169,6 +169,7 @@ class GameState:
         "score_history",
         "seats",
         "seed",
+        "seen",
         "steps",
     )
 
@@ -206,6 +207,7 @@ class GameState:
         # values holds the block's subject ("S") and the names it reads, as plain numbers
         self.scheduled: list[tuple[int, str, str, int | None, dict]] = []
         self.round_ended = 0          # the last round whose `on round end` has run (0: none yet)
+        self.seen: list[tuple] = []   # the history, public and per seat (core/history.py)
 
     def clone(self) -> GameState:
         """An exact, independent copy: played on with the same answers, it gives the same game."""
@@ -233,6 +235,7 @@ class GameState:
         g.board_version = list(self.board_version)
         g.scheduled = list(self.scheduled)
         g.round_ended = self.round_ended
+        g.seen = list(self.seen)
         return g
 
     # ---- JSON ------------------------------------------------------------------------------------
@@ -260,6 +263,7 @@ class GameState:
             "score_history": [list(x) for x in self.score_history],
             "steps": self.steps, "questions": self.questions, "board_version": list(self.board_version),
             "scheduled": [list(x) for x in self.scheduled], "round_ended": self.round_ended,
+            "seen": [_jsonable(e) for e in self.seen],
         }
 
     @classmethod
@@ -291,6 +295,7 @@ class GameState:
         g.board_version = list(d["board_version"])
         g.scheduled = [tuple(x) for x in d["scheduled"]]
         g.round_ended = d["round_ended"]
+        g.seen = [_tupled(e) for e in d.get("seen", ())]
         return g
 
 
@@ -328,6 +333,14 @@ def _seat_from(d: dict[str, Any], content: Content) -> SeatState:
     s.counts = list(d["counts"])
     s.advisor_counters = dict(d["advisor_counters"])
     return s
+
+
+def _jsonable(v: Any) -> Any:
+    return [_jsonable(x) for x in v] if isinstance(v, tuple) else v
+
+
+def _tupled(v: Any) -> Any:
+    return tuple(_tupled(x) for x in v) if isinstance(v, list) else v
 
 
 def _card(content: Content, ref: str) -> Card:

@@ -28,16 +28,27 @@ class Menu(Sequence[Action]):
     execute again, switch."""
 
     __slots__ = ("dead", "empties", "length", "n", "residents", "rest")
+    dead: tuple[int, ...]
+    empties: tuple[int, ...]
+    length: int
+    n: tuple[int, int]
+    residents: tuple[int, ...]
+    rest: tuple[Action, ...]
 
-    def __init__(self, g: Game, seat: int) -> None:
+    def __init__(self, g: Game | None, seat: int, source: Menu | None = None) -> None:
+        if source is not None:          # a copy (a compiled class cannot be made with __new__ alone)
+            self.dead, self.residents, self.empties, self.rest = source.dead, source.residents, source.empties, source.rest
+            self.n, self.length = source.n, source.length
+            return
+        assert g is not None
         p = g.state.seats[seat]
         c = p.counts
         tables = g.tables(seat)
         mods = tables.modifiers
         money = p.money
-        self.dead: list[int] = []
-        self.residents: list[int] = []
-        self.empties: list[int] = []
+        dead: tuple[int, ...] = ()
+        residents: tuple[int, ...] = ()
+        empties: tuple[int, ...] = ()
         # What is legal is what the game's can_play / can_execute / can_switch say, as for a scripted action;
         # without a modifier of the quantity the base cost is read here directly (the same number).
         n_bury = 0
@@ -76,14 +87,19 @@ class Menu(Sequence[Action]):
             for e in p.tableau:
                 if e.card.switchable and g.can_switch(e) is None:
                     rest.append(Action(("switch", e.card.id)))
-        self.rest = rest
+        if n_bury:
+            dead = tuple(g.cells(seat, (B.DEAD,)))
+        if n_move:
+            residents = tuple(g.cells(seat, B.RESIDENTS))
+            empties = tuple(g.cells(seat, (B.EMPTY,)))
+        # Tuples: a chooser is handed a copy (Game.choose_now), and no list of it is shared with the core's own.
+        self.dead, self.residents, self.empties, self.rest = dead, residents, empties, tuple(rest)
         self.n = (1 + n_bury, n_move)
         self.length = 1 + n_bury + n_move + len(rest)
-        if n_bury:
-            self.dead = g.cells(seat, (B.DEAD,))
-        if n_move:
-            self.residents = g.cells(seat, B.RESIDENTS)
-            self.empties = g.cells(seat, (B.EMPTY,))
+
+    def copy(self) -> Menu:
+        """The same menu as another object: what a chooser is handed, so that it cannot change the core's."""
+        return Menu(None, 0, self)
 
     def __len__(self) -> int:
         return self.length

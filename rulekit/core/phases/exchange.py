@@ -70,6 +70,7 @@ def answer(g: Game, cur: Cursor, q: Question, option: Any) -> None:
         d.k += 1
         return
     assert isinstance(d, AuctionStep)
+    g.state.seen.append((q.seat, "bid", q.card, option))        # sealed: only the bidder sees it
     if option > d.best_bid:
         d.best, d.best_bid = q.seat, option
     d.k += 1
