@@ -11,20 +11,24 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
 from rulekit import registry
+from rulekit.diagnostics.codes import R
 from rulekit.language import ast
+from rulekit.language.builder import AstBuilder
 from rulekit.language.diagnostics import Diagnostic, nearest
 
 MAX_RECOVERIES = 20      # mended lines per top-level item before the rest of it is given up
 _LIMIT = registry.MAX_NESTING
-_NUMBER_DIGITS = len(str(registry.MAX_NUMBER))
+_WORD = re.compile(r"[^\W\d]\w*")
 
 
 @dataclass(frozen=True)
@@ -74,15 +78,71 @@ class _Indenter(Indenter):
     tab_len = 8
 
 
+def _grammar() -> str:
+    grammar = resources.files("rulekit").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return grammar + "\nexpr_start: _NL? expr _NL?\n"
+
+
+# The basic lexer reads a word the same way wherever it stands (`players` is one word, not `player` +
+# `s`), so an error names the word the designer wrote; the contextual lexer also misreported the token
+# the parser expected after a line break.
+_OPTIONS = {"parser": "lalr", "lexer": "basic", "start": ["start", "expr_start"], "maybe_placeholders": False}
+_BUILDER = AstBuilder()
+_BUILDING = threading.Lock()       # the builder holds one parse's origin and numbers at a time
+
+
 @functools.cache
 def _lark() -> Lark:
-    # The basic lexer reads a word the same way wherever it stands (`players` is one word,
-    # not `player` + `s`), so an error names the word the designer wrote; the contextual
-    # lexer also misreported the token the parser expected after a line break.
-    grammar = resources.files("rulekit").joinpath("grammar.lark").read_text(encoding="utf-8")
-    grammar += "\nexpr_start: _NL? expr _NL?\n"
-    return Lark(grammar, parser="lalr", lexer="basic", postlex=_Indenter(), propagate_positions=True,
-                start=["start", "expr_start"], maybe_placeholders=False)
+    """The parser that builds the AST as it reduces (see rulekit.language.builder)."""
+    return Lark(_grammar(), postlex=_Indenter(), keep_all_tokens=True, transformer=_BUILDER, **_OPTIONS)
+
+
+@functools.cache
+def _tree_lark() -> Lark:
+    """A parser that builds Lark's own tree, read only to place a nesting-limit error (RK103)."""
+    return Lark(_grammar(), postlex=_Indenter(), propagate_positions=True, **_OPTIONS)
+
+
+def _parse(src: str, start: str, origin: Origin) -> tuple[Any, list[Token]]:
+    """What `start` reads in `src` (items, or an expression), and its numbers past the limit (RK104)."""
+    with _BUILDING:
+        _BUILDER.begin(origin)
+        return _lark().parse(src, start=start), _BUILDER.large
+
+
+def _first_terminals(rule: str, seen: frozenset[str] = frozenset()) -> list[str]:
+    """The terminals a `rule` can start with, in the grammar's order."""
+    out: list[str] = []
+    for r in _lark().rules:
+        if r.origin.name != rule or not r.expansion:
+            continue
+        sym = r.expansion[0]
+        if sym.is_term:
+            out.append(sym.name)
+        elif sym.name not in seen:
+            out += _first_terminals(sym.name, seen | {rule})
+    return list(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
+class _Keywords:
+    """The grammar's keywords (every terminal that is a plain word), and those that open a line."""
+
+    all: frozenset[str]
+    items: tuple[str, ...]            # open a top-level item: `on`, `when`, `skip` ...
+    statements: tuple[str, ...]       # open a statement's line: `let`, `if`, `after`, `me`, `elif` ...
+
+
+@functools.cache
+def keywords() -> _Keywords:
+    """The keywords as the grammar has them, so a did-you-mean can never miss one the language has."""
+    words = {t.name: t.pattern.value for t in _lark().terminals
+             if t.pattern.type == "str" and _WORD.fullmatch(t.pattern.value)}
+
+    def opening(*rules: str) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(words[t] for r in rules for t in _first_terminals(r) if t in words))
+
+    return _Keywords(frozenset(words.values()), opening("item"), opening("stmt", "elif_clause", "else_clause"))
 
 
 # Plain words for the grammar's tokens, for "expected ..." messages.
@@ -107,21 +167,16 @@ _TOKEN_WORDS = {
     "BY": "'by'",
 }
 
-# The words that open a top-level item, and the keywords that open a statement.
-_ITEM_WORDS = ("on", "when", "once", "react", "modify", "shield", "seal")
-_STATEMENT_KEYWORDS = ("let", "choose", "spend", "pay", "draw", "unlock", "prevent", "if", "elif", "else",
-                       "each", "player", "repeat", "may")
 # Words that may open a statement without being keywords: tracks and verbs.
 _STATEMENT_NAMES = (*registry.SETTABLE, *registry.VERBS, *registry.TILE_VERBS, *registry.IT_ONLY_VERBS)
 _FULL_WIDTH = {"（": "(", "）": ")", "，": ",", "：": ":", "＝": "=", "＋": "+", "－": "-", "＜": "<", "＞": ">"}
 _CURLY = "“”‘’"
-_WORD = re.compile(r"[^\W\d]\w*")
 
 
 def _token_word(name: str) -> str:
     if name in _TOKEN_WORDS:
         return _TOKEN_WORDS[name]
-    if name.lower() in registry.KEYWORDS:
+    if name.lower() in keywords().all:
         return f"'{name.lower()}'"
     return name.lower()
 
@@ -164,7 +219,7 @@ def _acceptable(err: UnexpectedToken) -> set[str]:
 
 
 def _expected_keywords(expected) -> list[str]:
-    return sorted(e.lower() for e in expected if e.lower() in registry.KEYWORDS)
+    return sorted(e.lower() for e in expected if e.lower() in keywords().all)
 
 
 # ---- lines: brackets, statements, indentation ------------------------------------------------------
@@ -280,12 +335,13 @@ class _Reader:
     mended: set[int] = field(default_factory=set)       # chunk lines
     lost_words: set[str] = field(default_factory=set)
     seen: set[tuple] = field(default_factory=set)
+    large: list[Token] = field(default_factory=list)    # the numbers past the limit, of what was read
 
-    def read(self) -> Tree | None:
+    def read(self) -> list[ast.Item] | None:
         for _ in range(MAX_RECOVERIES + 1):
-            src = "\n".join(self.lines) + "\n"
             try:
-                return _lark().parse(src, start="start")
+                items, self.large = _parse(self.source(), "start", self.origin)
+                return items
             except UnexpectedInput as err:
                 outcome = self.unexpected(err)
             except DedentError:
@@ -303,6 +359,9 @@ class _Reader:
             if not outcome.mended:
                 return None
         return None
+
+    def source(self) -> str:
+        return "\n".join(self.lines) + "\n"
 
     def at(self, n: int, col: int, width: int = 1) -> tuple[int, int, int, int]:
         l, c = self.origin.map(n, col)
@@ -363,7 +422,7 @@ class _Reader:
         width = len(str(tok.value)) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
         msg = f"expected {_expected_words(expected)}, found {_found_word(tok)}"
         hint = None
-        if "NAME" in expected and str(tok.value).lower() in registry.KEYWORDS:
+        if "NAME" in expected and str(tok.value).lower() in keywords().all:
             msg = f"'{tok.value}' is a reserved word of the language, so it cannot be a name here"
             hint = "choose another name, such as 'n' or 'total'"
         return _Mend(self.diag("RK101", msg, n, col, width, hint), self.stand_in(n))
@@ -373,9 +432,10 @@ class _Reader:
         line = self.lines[n - 1]
         first = _first_word(line)
         top = _indent(line) == 0 and not self.condition
+        kw = keywords()
         if top and first is not None and (first[1], first[0]) == (tok.column, tok.value):
-            guess = nearest(tok.value, [*_ITEM_WORDS, *_STATEMENT_KEYWORDS, *_STATEMENT_NAMES])
-            if tok.type == "NAME" and guess in _ITEM_WORDS:
+            guess = nearest(tok.value, [*kw.items, *kw.statements, *_STATEMENT_NAMES])
+            if tok.type == "NAME" and guess in kw.items:
                 return self.respell(n, col, tok.value, guess)
             return _Mend(self.diag("RK101", f"`{line.strip()}` is outside any handler", n, col, len(tok.value),
                                    hint="put statements in an indented block under a handler such as `on play:`, "
@@ -386,9 +446,9 @@ class _Reader:
                 guess = nearest(tok.value, ["and", "or"])     # LALR may have closed the expression already
             if guess is not None:
                 return self.respell(n, col, tok.value, guess)
-        if first is not None and not top and first[0] not in registry.KEYWORDS:
-            guess = nearest(first[0], [*_STATEMENT_KEYWORDS, *_STATEMENT_NAMES])
-            if guess in _STATEMENT_KEYWORDS:
+        if first is not None and not top and first[0] not in kw.all:
+            guess = nearest(first[0], [*kw.statements, *_STATEMENT_NAMES])
+            if guess in kw.statements:
                 return self.respell(n, first[1], first[0], guess)
         return None
 
@@ -505,6 +565,18 @@ _CHAINS = ("sum", "product", "or_expr", "and_expr")
 _ONE_LEVEL = ("not_op", "neg", "call", "comparison", "block")
 
 
+# Every level _too_deep counts is a token with one of these in it (an operator, a call's '(', a block's ':').
+_LEVEL_MARKS = ("+", "-", "*", "/", "(", ":", "<", ">", "=", "!", "and", "or", "not")
+
+
+def _too_deep_in(src: str, start: str, origin: Origin) -> Diagnostic | None:
+    """_too_deep for text that parses; Lark's tree, which places the error, is only made for text
+    with more marks of a level in it than the limit allows levels (no card of the content has)."""
+    if sum(src.count(mark) for mark in _LEVEL_MARKS) <= _LIMIT:
+        return None
+    return _too_deep(_tree_lark().parse(src, start=start), origin)
+
+
 def _too_deep(tree: Tree, origin: Origin) -> Diagnostic | None:
     """RK103 where blocks and operators inside one another pass the nesting limit (no recursion)."""
     stack: list[tuple[Tree, int]] = [(tree, 0)]
@@ -526,215 +598,16 @@ def _too_deep(tree: Tree, origin: Origin) -> Diagnostic | None:
     return None
 
 
-def _number_problems(tree: Tree, origin: Origin) -> list[Diagnostic]:
-    """RK104 at every whole number larger than the number limit."""
+def _number_problems(large: list[Token], origin: Origin) -> list[Diagnostic]:
+    """RK104 at every whole number larger than the number limit (the builder lists them)."""
     out = []
-    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "INT"):
-        if len(tok.value) > _NUMBER_DIGITS or int(tok.value) > registry.MAX_NUMBER:
-            l, c = origin.map(tok.line, tok.column)
-            shown = tok.value if len(tok.value) <= 20 else f"{tok.value[:8]}… ({len(tok.value)} digits)"
-            out.append(Diagnostic("RK104", "error", f"the number {shown} is larger than {registry.MAX_NUMBER:,}, "
-                                                    "the largest number the game can hold",
-                                  origin.file, l, c, l, c + len(tok.value),
-                                  hint="use a smaller number"))
+    for tok in large:
+        l, c = origin.map(tok.line, tok.column)     # type: ignore[arg-type]
+        shown = tok.value if len(tok.value) <= 20 else f"{tok.value[:8]}… ({len(tok.value)} digits)"
+        out.append(Diagnostic.of(R.NUMBER_TOO_LARGE, f"the number {shown} is larger than {registry.MAX_NUMBER:,}, "
+                                                     "the largest number the game can hold",
+                                 origin.file, l, c, l, c + len(tok.value), hint="use a smaller number"))
     return out
-
-
-# ---- Lark tree -> AST -----------------------------------------------------------------------------------
-
-class _Builder:
-    """Lark tree -> AST, mapping every position through the Origin."""
-
-    def __init__(self, origin: Origin):
-        self.origin = origin
-
-    def pos_of(self, item) -> ast.Pos:
-        if isinstance(item, Token):
-            l, c = self.origin.map(item.line, item.column)
-            el, ec = self.origin.map(item.end_line, item.end_column)
-            return ast.Pos(l, c, el, ec)
-        meta = item.meta
-        if getattr(meta, "empty", True):
-            return ast.NOPOS
-        l, c = self.origin.map(meta.line, meta.column)
-        el, ec = self.origin.map(meta.end_line, meta.end_column)
-        return ast.Pos(l, c, el, ec)
-
-    @staticmethod
-    def number(tok: Token) -> int:
-        # A number past the limit is reported (RK104); the limit stands in for it so the rest is checked.
-        if len(tok.value) > _NUMBER_DIGITS:
-            return registry.MAX_NUMBER
-        return min(int(tok.value), registry.MAX_NUMBER)
-
-    # -- program ---------------------------------------------------------------------------------
-    def items(self, tree: Tree) -> list:
-        return [self.item(c) for c in tree.children]
-
-    def item(self, t: Tree):
-        ch = t.children
-        p = self.pos_of(t)
-        if t.data == "on_handler":
-            names = [c for c in ch if isinstance(c, Token) and c.type == "NAME"]
-            edge = names[1].value if len(names) > 1 else None
-            edge_pos = self.pos_of(names[1]) if len(names) > 1 else ast.NOPOS
-            return ast.Handler(p, "on", names[0].value, edge, self.block(ch[-1]), self.pos_of(names[0]), edge_pos)
-        if t.data in ("when_handler", "once_handler", "react_handler"):
-            trig = next(c for c in ch if isinstance(c, Tree) and c.data == "trigger")
-            form = {"when_handler": "when", "once_handler": "once", "react_handler": "react"}[t.data]
-            word = " ".join(tok.value for tok in trig.children)
-            return ast.Handler(p, form, word, None, self.block(ch[-1]), self.pos_of(trig))
-        if t.data == "modify_decl":
-            floor = self.number(ch[-1]) if len(ch) > 3 and isinstance(ch[-1], Token) and ch[-1].type == "INT" else None
-            return ast.Modify(p, ch[1].value, self.expr(ch[2]), floor, self.pos_of(ch[1]))
-        if t.data == "shield_decl":
-            return ast.Shield(p, tuple((c.value, self.pos_of(c)) for c in ch[1:] if c.type == "NAME"))
-        if t.data == "seal_decl":
-            return ast.Seal(p, ch[1].value, self.pos_of(ch[1]))
-        if t.data == "skip_decl":
-            return ast.Skip(p, ch[1].value, self.pos_of(ch[1]))
-        raise AssertionError(t.data)
-
-    def block(self, t: Tree) -> tuple[ast.Stmt, ...]:
-        return tuple(self.stmt(c) for c in t.children if isinstance(c, Tree))
-
-    # -- statements -------------------------------------------------------------------------------
-    def stmt(self, t: Tree):
-        ch = t.children
-        p = self.pos_of(t)
-        d = t.data
-        if d == "track_change":
-            return ast.TrackChange(p, ch[0].value, ch[1].value, self.expr(ch[2]), self.pos_of(ch[0]))
-        if d == "let_stmt":
-            return ast.Let(p, ch[1].value, self.expr(ch[3]), self.pos_of(ch[1]))
-        if d == "choose_stmt":
-            return ast.Choose(p, ch[1].value, self.expr(ch[3]), self.expr(ch[5]), self.pos_of(ch[1]))
-        if d == "spend_stmt":
-            return ast.Spend(p, self.expr(ch[1]))
-        if d == "pay_stmt":
-            if len(ch) > 3:
-                return ast.Pay(p, self.expr(ch[1]), ch[3].value, self.pos_of(ch[3]))
-            return ast.Pay(p, self.expr(ch[1]), None)
-        if d == "verb_stmt":
-            amount = self.amount(ch[1])
-            as_name = ch[4].value if len(ch) > 4 else None
-            as_pos = self.pos_of(ch[4]) if len(ch) > 4 else ast.NOPOS
-            verb, what = ch[0].value, ch[2].value
-            if verb in registry.TRANSFERS:
-                return ast.Transfer(p, verb, amount, what, as_name, self.pos_of(ch[0]), self.pos_of(ch[2]), as_pos)
-            if verb == "discard" and what in registry.HAND_WORDS:
-                return ast.Discard(p, amount, as_name, self.pos_of(ch[2]), as_pos)
-            return ast.VerbStmt(p, verb, amount, what, as_name, self.pos_of(ch[0]), self.pos_of(ch[2]), as_pos)
-        if d == "verb_it_stmt":
-            return ast.VerbIt(p, ch[0].value, self.pos_of(ch[0]))
-        if d == "draw_stmt":
-            keep = self.expr(ch[6]) if len(ch) > 6 else None
-            return ast.Draw(p, self.expr(ch[1]), self.expr(ch[4]), keep)
-        if d == "unlock_stmt":
-            return ast.Unlock(p, self.expr(ch[2]))
-        if d == "prevent_stmt":
-            return ast.Prevent(p)
-        if d == "if_stmt":
-            branches = [(self.expr(ch[1]), self.block(ch[2]))]
-            orelse = None
-            for c in ch[3:]:
-                if c.data == "elif_clause":
-                    branches.append((self.expr(c.children[1]), self.block(c.children[2])))
-                else:
-                    orelse = self.block(c.children[1])
-            return ast.If(p, tuple(branches), orelse)
-        if d == "each_stmt":
-            other = any(isinstance(c, Token) and c.type == "OTHER" for c in ch)
-            where = None
-            for i, c in enumerate(ch):
-                if isinstance(c, Token) and c.type == "WHERE":
-                    where = self.expr(ch[i + 1])
-            return ast.EachPlayer(p, other, where, self.block(ch[-1]))
-        if d == "player_with_stmt":
-            return ast.PlayerWith(p, ch[2].value, self.expr(ch[3]), self.block(ch[4]), self.pos_of(ch[2]))
-        if d == "repeat_stmt":
-            return ast.Repeat(p, self.expr(ch[1]), self.block(ch[2]))
-        if d == "may_stmt":
-            return ast.May(p, self.block(ch[1]))
-        if d == "may_pay_stmt":
-            return ast.MayPay(p, self.expr(ch[2]), self.block(ch[3]))
-        if d == "may_verb_stmt":
-            # `may discard N cards:` is the one form; the checker names any other word here
-            return ast.MayDiscard(p, self.expr(ch[2]), self.block(ch[4]), self.pos_of(ch[3]), ch[1].value,
-                                  self.pos_of(ch[1]), ch[3].value)
-        if d == "choose_player_stmt":
-            other = any(isinstance(c, Token) and c.type == "OTHER" for c in ch)
-            where = next((self.expr(ch[i + 1]) for i, c in enumerate(ch) if isinstance(c, Token) and c.type == "WHERE"),
-                         None)
-            return ast.ChoosePlayer(p, other, where, self.block(ch[-1]))
-        if d == "me_stmt":
-            return ast.Me(p, self.block(ch[1]))
-        if d == "after_stmt":
-            return ast.After(p, self.expr(ch[1]), self.block(ch[3]), self.pos_of(ch[2]), ch[2].value)
-        raise AssertionError(d)
-
-    def amount(self, t: Tree) -> ast.Amount:
-        p = self.pos_of(t)
-        if t.data == "amount_all":
-            return ast.Amount(p, "all", None)
-        if t.data == "amount_any":
-            return ast.Amount(p, "any", None)
-        if t.data == "amount_up_to":
-            return ast.Amount(p, "up_to", self.expr(t.children[2]))
-        return ast.Amount(p, "n", self.expr(t.children[0]))
-
-    # -- expressions ------------------------------------------------------------------------------
-    def expr(self, t):
-        if isinstance(t, Token):
-            p = self.pos_of(t)
-            if t.type == "INT":
-                return ast.Num(p, self.number(t))
-            if t.type == "NAME":
-                return ast.Name(p, t.value)
-            if t.type == "IT":
-                return ast.It(p)
-            if t.type == "STRING":
-                return ast.Str(p, t.value[1:-1])
-            raise AssertionError(t.type)
-        p = self.pos_of(t)
-        d = t.data
-        ch = t.children
-        if d == "number":
-            return ast.Num(p, self.number(ch[0]))
-        if d == "string":
-            return ast.Str(p, ch[0].value[1:-1])
-        if d == "it":
-            return ast.It(p)
-        if d == "name":
-            return ast.Name(p, ch[0].value)
-        if d == "neg":
-            return ast.Neg(p, self.expr(ch[1]))
-        if d == "not_op":
-            return ast.Not(p, self.expr(ch[1]))
-        if d == "call":
-            return ast.Call(p, ch[0].value, tuple(self.expr(c) for c in ch[1:] if c is not None))
-        if d in ("count_players", "count_of"):
-            words = [c for c in ch if isinstance(c, Token) and c.type in ("OTHER", "PLAYER", "NAME")]
-            what = " ".join(c.value for c in words)
-            where = next((self.expr(ch[i + 1]) for i, c in enumerate(ch) if isinstance(c, Token) and c.type == "WHERE"),
-                         None)
-            first, last = self.pos_of(words[0]), self.pos_of(words[-1])
-            span = ast.Pos(first.line, first.col, last.end_line, last.end_col)
-            return ast.CountOf(p, what, where, span)
-        if d == "comparison":
-            return ast.Compare(p, ch[1].value, self.expr(ch[0]), self.expr(ch[2]))
-        if d in _CHAINS:
-            node = self.expr(ch[0])
-            for i in range(1, len(ch), 2):
-                op = ch[i].value
-                right = self.expr(ch[i + 1])
-                span = ast.Pos(node.pos.line, node.pos.col, right.pos.end_line, right.pos.end_col)
-                if d in ("or_expr", "and_expr"):
-                    node = ast.BoolOp(span, op, node, right)
-                else:
-                    node = ast.BinOp(span, op, node, right)
-            return node
-        raise AssertionError(d)
 
 
 # ---- public API ----------------------------------------------------------------------------------------
@@ -775,22 +648,22 @@ def parse_effect_recovering(text: str, origin: Origin = Origin()) -> Parsed:
     for start, chunk in _chunks(lines):
         sub = origin.below(start)
         reader = _Reader(list(chunk), sub, tabbed=any(start <= n < start + len(chunk) for n in tabbed))
-        tree = reader.read()
+        read = reader.read()
         diags += reader.diags
         mended.update(sub.map(n, 1)[0] for n in reader.mended)
         lost |= reader.lost_words
-        if tree is None:
+        if read is None:
             complete = complete and not any(_is_code(ln) for ln in chunk)
             continue
-        deep = _too_deep(tree, sub)
+        deep = _too_deep_in(reader.source(), "start", sub)
         if deep is not None:
             diags.append(deep)
             complete = False
             continue
-        too_large = _number_problems(tree, sub)
+        too_large = _number_problems(reader.large, sub)
         diags += too_large
         mended.update(d.line for d in too_large)     # the limit stands in for the number: its line is mended
-        items += _Builder(sub).items(tree)
+        items += read
     l, c = origin.map(1, 1)
     program = ast.Program(ast.Pos(l, c, l, c), tuple(items)) if items or not diags else None
     return Parsed(program, tuple(diags), frozenset(mended), frozenset(lost), complete)
@@ -817,19 +690,17 @@ def parse_expression(text: str, origin: Origin = Origin()) -> tuple[ast.Expr | N
                    origin.indent if origin.indent is not None else origin.col - 1)
     src = "(" + "\n".join(lines) + "\n)\n"
     try:
-        tree = _lark().parse(src, start="expr_start")
+        expr, large = _parse(src, "expr_start", inner)
     except UnexpectedInput as err:
         return None, [*diags, _condition_problem(err, lines, origin, inner)]
     except LarkError as err:  # pragma: no cover - a Lark failure we have not classified
         l, c = origin.map(1, 1)
         return None, [*diags, Diagnostic("RK101", "error", f"cannot read this condition: {err}",
                                          origin.file, l, c, l, c + 1)]
-    deep = _too_deep(tree, inner)
+    deep = _too_deep_in(src, "expr_start", inner)
     if deep is not None:
         return None, [*diags, deep]
-    diags += _number_problems(tree, inner)
-    body = [c for c in tree.children if not (isinstance(c, Token) and c.type == "_NL")]
-    expr = _Builder(inner).expr(body[0])
+    diags += _number_problems(large, inner)
     return (None if diags else expr), diags
 
 
