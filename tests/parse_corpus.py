@@ -131,8 +131,16 @@ def outcome(kind: str, text: str) -> str:
                  parsed.complete))
 
 
+def outcomes() -> dict[str, str]:
+    return {name: outcome(kind, text) for name, kind, text in cases()}
+
+
+def digest(outcome_text: str) -> str:
+    return hashlib.sha256(outcome_text.encode()).hexdigest()[:16]
+
+
 def digests() -> dict[str, str]:
-    return {name: hashlib.sha256(outcome(kind, text).encode()).hexdigest()[:16] for name, kind, text in cases()}
+    return {name: digest(text) for name, text in outcomes().items()}
 
 
 if __name__ == "__main__":

@@ -32,40 +32,29 @@ NUMBER_DIGITS = len(str(registry.MAX_NUMBER))
 
 @dataclass(slots=True)
 class Span:
-    """An expression, and the extent of the text it stands for (its brackets included), in text lines."""
+    """An expression, and the extent of the text it stands for (its brackets included), in text lines.
+    Its extent is named as a Token's is, so a node's position is read off either alike."""
 
     node: ast.Expr
     line: int
-    col: int
+    column: int
     end_line: int
-    end_col: int
+    end_column: int
 
 
 @dataclass(slots=True)
 class _Block:
     body: tuple[ast.Stmt, ...]
-    end: Token              # the block's last token (its _DEDENT), where the statement that holds it ends
+    end_line: int           # where its last token (its _DEDENT) ends: where the statement that holds it ends
+    end_column: int
 
 
 @dataclass(slots=True)
 class _Clause:
     cond: ast.Expr | None   # None for `else`
     body: tuple[ast.Stmt, ...]
-    end: Token
-
-
-def _start(c: Any) -> tuple[int, int]:
-    if isinstance(c, Token):
-        return c.line, c.column             # type: ignore[return-value]
-    return c.line, c.col
-
-
-def _end(c: Any) -> tuple[int, int]:
-    if isinstance(c, Token):
-        return c.end_line, c.end_column     # type: ignore[return-value]
-    if isinstance(c, Span):
-        return c.end_line, c.end_col
-    return c.end.end_line, c.end.end_column
+    end_line: int
+    end_column: int
 
 
 def _after(ch: list[Any], word: str) -> Any:
@@ -86,27 +75,31 @@ class AstBuilder(Transformer):
 
     def __init__(self) -> None:
         super().__init__(visit_tokens=False)
-        self.origin: Origin | None = None
         self.large: list[Token] = []
-        self._map: Callable[[int, int], tuple[int, int]] = lambda line, col: (line, col)
+        self._line, self._col, self._extra = 1, 1, 0
 
     def begin(self, origin: Origin) -> None:
-        self.origin = origin
-        self._map = origin.map
+        self._line, self._col = origin.line, origin.col
+        self._extra = origin.indent if origin.indent is not None else origin.col - 1
         self.large = []
 
     # -- positions --------------------------------------------------------------------------------
+    def at(self, line: int, col: int, end_line: int, end_col: int) -> ast.Pos:
+        """A position in the text, in the file: Origin.map unrolled (it is called for every node)."""
+        first, extra = self._line, self._extra
+        return ast.Pos(first + line - 1 if line > 1 else first, extra + col if line > 1 else self._col + col - 1,
+                       first + end_line - 1 if end_line > 1 else first,
+                       extra + end_col if end_line > 1 else self._col + end_col - 1)
+
     def pos(self, first: Any, last: Any) -> ast.Pos:
         """From the start of `first` to the end of `last` (tokens, Spans or blocks), in the file."""
-        m = self._map
-        return ast.Pos(*m(*_start(first)), *m(*_end(last)))
+        return self.at(first.line, first.column, last.end_line, last.end_column)
 
     def tok(self, t: Token) -> ast.Pos:
-        m = self._map
-        return ast.Pos(*m(t.line, t.column), *m(t.end_line, t.end_column))      # type: ignore[arg-type]
+        return self.at(t.line, t.column, t.end_line, t.end_column)      # type: ignore[arg-type]
 
     def span(self, node: ast.Expr, first: Any, last: Any) -> Span:
-        return Span(node, *_start(first), *_end(last))
+        return Span(node, first.line, first.column, last.end_line, last.end_column)
 
     def whole(self, t: Token) -> int:
         """A number past the limit is reported (RK104); the limit stands in for it so the rest is checked."""
@@ -160,7 +153,8 @@ class AstBuilder(Transformer):
         return ast.Skip(self.pos(ch[0], ch[-1]), ch[1].value, self.tok(ch[1]))
 
     def block(self, ch: list[Any]) -> _Block:
-        return _Block(tuple(ch[2:-1]), ch[-1])     # _NL _INDENT stmt+ _DEDENT
+        end = ch[-1]                               # _NL _INDENT stmt+ _DEDENT
+        return _Block(tuple(ch[2:-1]), end.end_line, end.end_column)
 
     def stmt(self, ch: list[Any]) -> ast.Stmt:
         return ch[0]                               # a simple statement and its line break
@@ -230,10 +224,10 @@ class AstBuilder(Transformer):
         return ast.If(self.pos(ch[0], ch[-1]), tuple(branches), orelse)
 
     def elif_clause(self, ch: list[Any]) -> _Clause:
-        return _Clause(ch[1].node, ch[3].body, ch[3].end)
+        return _Clause(ch[1].node, ch[3].body, ch[3].end_line, ch[3].end_column)
 
     def else_clause(self, ch: list[Any]) -> _Clause:
-        return _Clause(None, ch[2].body, ch[2].end)
+        return _Clause(None, ch[2].body, ch[2].end_line, ch[2].end_column)
 
     def each_stmt(self, ch: list[Any]) -> ast.EachPlayer:
         return ast.EachPlayer(self.pos(ch[0], ch[-1]), _has(ch, "OTHER"), _after(ch, "WHERE"), ch[-1].body)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import functools
 import re
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -54,8 +55,8 @@ class Origin:
         """The origin of text that starts at the first column of this text's `line`."""
         if line <= 1:
             return self
-        l, c = self.map(line, 1)
-        return Origin(self.file, l, c, self.indent if self.indent is not None else self.col - 1)
+        row, c = self.map(line, 1)
+        return Origin(self.file, row, c, self.indent if self.indent is not None else self.col - 1)
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,8 @@ class Parsed:
 
 class _Indenter(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR"]
-    CLOSE_PAREN_types = ["RPAR"]
+    OPEN_PAREN_types: ClassVar[list[str]] = ["LPAR"]
+    CLOSE_PAREN_types: ClassVar[list[str]] = ["RPAR"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
@@ -193,12 +194,12 @@ def _found_word(tok: Token) -> str:
     return f"'{tok.value}'"
 
 
-def _expected_words(expected) -> str:
+def _expected_words(expected: Iterable[str]) -> str:
     words = sorted({_token_word(e) for e in expected if not e.startswith("__")})
     preferred = [w for w in words if not w.startswith("'") or len(words) <= 6]
     words = preferred or words
     if len(words) > 6:
-        words = words[:6] + ["…"]
+        words = [*words[:6], "…"]
     if len(words) == 1:
         return words[0]
     return ", ".join(words[:-1]) + " or " + words[-1]
@@ -218,7 +219,7 @@ def _acceptable(err: UnexpectedToken) -> set[str]:
     return set(err.expected)
 
 
-def _expected_keywords(expected) -> list[str]:
+def _expected_keywords(expected: Iterable[str]) -> list[str]:
     return sorted(e.lower() for e in expected if e.lower() in keywords().all)
 
 
@@ -235,6 +236,8 @@ def _is_code(line: str) -> bool:
 
 def _code_part(line: str) -> str:
     """The line without its comment (a '#' inside quotes does not start one)."""
+    if "#" not in line:
+        return line
     quote = None
     for i, ch in enumerate(line):
         if quote:
@@ -253,7 +256,11 @@ def _bracket_depths(lines: list[str]) -> list[int]:
     out = []
     for line in lines:
         out.append(depth)
-        for ch in _code_part(line):
+        code = _code_part(line)
+        if ")" not in code:
+            depth += code.count("(")
+            continue
+        for ch in code:
             if ch == "(":
                 depth += 1
             elif ch == ")":
@@ -263,16 +270,18 @@ def _bracket_depths(lines: list[str]) -> list[int]:
 
 
 def _too_many_brackets(lines: list[str], origin: Origin) -> Diagnostic | None:
+    if sum(line.count("(") for line in lines) <= _LIMIT:
+        return None              # no deeper than the brackets there are
     depth = 0
     for n, line in enumerate(lines, 1):
         for col, ch in enumerate(_code_part(line), 1):
             if ch == "(":
                 depth += 1
                 if depth > _LIMIT:
-                    l, c = origin.map(n, col)
-                    return Diagnostic("RK103", "error", f"brackets are nested too deeply (more than {_LIMIT} levels)",
-                                      origin.file, l, c, l, c + 1,
-                                      hint="write the expression with fewer brackets, or name its parts with `let`")
+                    row, c = origin.map(n, col)
+                    return Diagnostic.of(R.EFFECT_TOO_DEEP, f"brackets are nested too deeply (more than {_LIMIT} levels)",
+                                         origin.file, row, c, row, c + 1,
+                                         hint="write the expression with fewer brackets, or name its parts with `let`")
             elif ch == ")":
                 depth = max(0, depth - 1)
     return None
@@ -304,7 +313,7 @@ def _chunks(lines: list[str]) -> list[tuple[int, list[str]]]:
     if not starts:
         return [(1, lines)]
     starts[0] = 0
-    return [(a + 1, lines[a:b]) for a, b in zip(starts, starts[1:] + [len(lines)])]
+    return [(a + 1, lines[a:b]) for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
 
 
 def _first_word(line: str) -> tuple[str, int] | None:
@@ -347,14 +356,14 @@ class _Reader:
             except DedentError:
                 outcome = self.bad_dedent()
             except LarkError as err:  # pragma: no cover - a Lark failure we have not classified
-                l, c = self.origin.map(1, 1)
-                outcome = _Mend(Diagnostic("RK101", "error", f"cannot read this effect: {err}",
-                                           self.origin.file, l, c, l, c + 1), False)
+                row, c = self.origin.map(1, 1)
+                outcome = _Mend(Diagnostic.of(R.EFFECT_SYNTAX, f"cannot read this effect: {err}",
+                                              self.origin.file, row, c, row, c + 1), False)
             key = (outcome.diag.line, outcome.diag.col, outcome.diag.message)
             if key in self.seen:
                 return None          # mending did not help: the same problem again
             self.seen.add(key)
-            if not (self.tabbed and ("indent" in outcome.diag.message or outcome.diag.code == "RK102")):
+            if not (self.tabbed and ("indent" in outcome.diag.message or outcome.diag.code == R.EFFECT_INDENTATION)):
                 self.diags.append(outcome.diag)
             if not outcome.mended:
                 return None
@@ -364,11 +373,11 @@ class _Reader:
         return "\n".join(self.lines) + "\n"
 
     def at(self, n: int, col: int, width: int = 1) -> tuple[int, int, int, int]:
-        l, c = self.origin.map(n, col)
-        return l, c, l, c + max(1, width)
+        row, c = self.origin.map(n, col)
+        return row, c, row, c + max(1, width)
 
-    def diag(self, code: str, message: str, n: int, col: int, width: int = 1, hint: str | None = None) -> Diagnostic:
-        return Diagnostic(code, "error", message, self.origin.file, *self.at(n, col, width), hint=hint)
+    def diag(self, rule: R, message: str, n: int, col: int, width: int = 1, hint: str | None = None) -> Diagnostic:
+        return Diagnostic.of(rule, message, self.origin.file, *self.at(n, col, width), hint=hint)
 
     # -- the kinds of mistake ----------------------------------------------------------------------
     def unexpected(self, err: UnexpectedInput) -> _Mend:
@@ -377,23 +386,20 @@ class _Reader:
         if isinstance(err, UnexpectedToken):
             return self.bad_token(err)
         n = min(max(1, getattr(err, "line", 1) or 1), len(self.lines))
-        return _Mend(self.diag("RK101", "the effect ends in the middle of a statement", n, 1), False)
+        return _Mend(self.diag(R.EFFECT_SYNTAX, "the effect ends in the middle of a statement", n, 1), False)
 
     def bad_character(self, n: int, col: int) -> _Mend:
         line = self.lines[n - 1]
         ch = line[col - 1:col]
         if ch in _FULL_WIDTH:
             self.replace(n, col, ch, _FULL_WIDTH[ch])
-            return _Mend(self.diag("RK101", f"a full-width '{ch}'; write the half-width '{_FULL_WIDTH[ch]}'", n, col,
+            return _Mend(self.diag(R.EFFECT_SYNTAX, f"a full-width '{ch}'; write the half-width '{_FULL_WIDTH[ch]}'", n, col,
                                    hint="switch the keyboard to half-width (English) punctuation"), True)
         if ch in _CURLY:
             self.replace(n, col, ch, '"')
-            return _Mend(self.diag("RK101", f"a curly quote {ch}; write names in straight quotes \"…\"", n, col), True)
-        if ch in "'\"":
-            msg = "a quoted name is not closed on this line"
-        else:
-            msg = f"unexpected character '{ch}'"
-        return _Mend(self.diag("RK101", msg, n, col), self.stand_in(n))
+            return _Mend(self.diag(R.EFFECT_SYNTAX, f"a curly quote {ch}; write names in straight quotes \"…\"", n, col), True)
+        msg = "a quoted name is not closed on this line" if ch in "'\"" else f"unexpected character '{ch}'"
+        return _Mend(self.diag(R.EFFECT_SYNTAX, msg, n, col), self.stand_in(n))
 
     def bad_token(self, err: UnexpectedToken) -> _Mend:
         tok = err.token
@@ -418,14 +424,14 @@ class _Reader:
         if tok.type == "_NL" and "COLON" in expected:
             self.lines[n - 1] = _code_part(self.lines[n - 1]).rstrip() + ":"
             self.mended.add(n)
-            return _Mend(self.diag("RK101", "expected ':' at the end of this line", n, col), True)
+            return _Mend(self.diag(R.EFFECT_SYNTAX, "expected ':' at the end of this line", n, col), True)
         width = len(str(tok.value)) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
         msg = f"expected {_expected_words(expected)}, found {_found_word(tok)}"
         hint = None
         if "NAME" in expected and str(tok.value).lower() in keywords().all:
             msg = f"'{tok.value}' is a reserved word of the language, so it cannot be a name here"
             hint = "choose another name, such as 'n' or 'total'"
-        return _Mend(self.diag("RK101", msg, n, col, width, hint), self.stand_in(n))
+        return _Mend(self.diag(R.EFFECT_SYNTAX, msg, n, col, width, hint), self.stand_in(n))
 
     def keyword_typo(self, tok: Token, n: int, col: int, expected: set[str]) -> _Mend | None:
         """`iff x:` `wen death:` `each players:` or a statement outside any handler, in plain words."""
@@ -437,7 +443,7 @@ class _Reader:
             guess = nearest(tok.value, [*kw.items, *kw.statements, *_STATEMENT_NAMES])
             if tok.type == "NAME" and guess in kw.items:
                 return self.respell(n, col, tok.value, guess)
-            return _Mend(self.diag("RK101", f"`{line.strip()}` is outside any handler", n, col, len(tok.value),
+            return _Mend(self.diag(R.EFFECT_SYNTAX, f"`{line.strip()}` is outside any handler", n, col, len(tok.value),
                                    hint="put statements in an indented block under a handler such as `on play:`, "
                                         "`when death:` or `on resolve:`"), False)
         if tok.type == "NAME" and "NAME" not in expected:
@@ -454,7 +460,7 @@ class _Reader:
 
     def respell(self, n: int, col: int, word: str, keyword: str) -> _Mend:
         self.replace(n, col, word, keyword)
-        return _Mend(self.diag("RK101", f"unknown word '{word}' — did you mean '{keyword}'?", n, col, len(word)), True)
+        return _Mend(self.diag(R.EFFECT_SYNTAX, f"unknown word '{word}' — did you mean '{keyword}'?", n, col, len(word)), True)
 
     def empty_block(self, n: int, on_its_line: bool) -> _Mend:
         """A line ending in ':' with nothing indented under it: one error, at that ':'.
@@ -468,7 +474,7 @@ class _Reader:
                 opener -= 1
         text = _code_part(self.lines[opener - 1]).rstrip()
         col = len(text) if text.endswith(":") else _indent(self.lines[opener - 1]) + 1
-        d = self.diag("RK101", "expected an indented block after ':'", opener, col,
+        d = self.diag(R.EFFECT_SYNTAX, "expected an indented block after ':'", opener, col,
                       hint="indent the lines of the block two spaces more than the line with ':'")
         if _indent(self.lines[opener - 1]) == 0:
             return _Mend(d, False)         # a handler with nothing in it: nothing further to read
@@ -495,7 +501,7 @@ class _Reader:
 
     def over_indented(self, n: int) -> _Mend:
         previous = next((ln for ln in reversed(self.lines[:n - 1]) if _is_code(ln)), "")
-        d = self.diag("RK101", "this line is indented more than the line before it", n, _indent(self.lines[n - 1]) + 1,
+        d = self.diag(R.EFFECT_SYNTAX, "this line is indented more than the line before it", n, _indent(self.lines[n - 1]) + 1,
                       hint="indent a line only after a line that ends with ':'")
         self.lines[n - 1] = " " * _indent(previous) + self.lines[n - 1].lstrip(" ")
         self.mended.add(n)
@@ -504,7 +510,7 @@ class _Reader:
     def bad_dedent(self) -> _Mend:
         n, levels = _bad_dedent(self.lines)
         line = self.lines[n - 1]
-        d = self.diag("RK102", "this line's indentation does not match any block above it", n, _indent(line) + 1,
+        d = self.diag(R.EFFECT_INDENTATION, "this line's indentation does not match any block above it", n, _indent(line) + 1,
                       hint="line it up with the block it belongs to")
         if not levels:
             return _Mend(d, False)
@@ -589,11 +595,11 @@ def _too_deep(tree: Tree, origin: Origin) -> Diagnostic | None:
         if depth > _LIMIT:
             meta = node.meta
             line, col = (meta.line, meta.column) if not getattr(meta, "empty", True) else (1, 1)
-            l, c = origin.map(line, col)
+            row, c = origin.map(line, col)
             what = "blocks" if node.data == "block" else "operators, comparisons and calls"
-            return Diagnostic("RK103", "error", f"nested too deeply: more than {_LIMIT} {what} inside one another",
-                              origin.file, l, c, l, c + 1,
-                              hint="name parts of the expression with `let`, or split the effect into simpler steps")
+            return Diagnostic.of(R.EFFECT_TOO_DEEP, f"nested too deeply: more than {_LIMIT} {what} inside one another",
+                                 origin.file, row, c, row, c + 1,
+                                 hint="name parts of the expression with `let`, or split the effect into simpler steps")
         stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
     return None
 
@@ -602,11 +608,11 @@ def _number_problems(large: list[Token], origin: Origin) -> list[Diagnostic]:
     """RK104 at every whole number larger than the number limit (the builder lists them)."""
     out = []
     for tok in large:
-        l, c = origin.map(tok.line, tok.column)     # type: ignore[arg-type]
+        row, c = origin.map(tok.line, tok.column)     # type: ignore[arg-type]
         shown = tok.value if len(tok.value) <= 20 else f"{tok.value[:8]}… ({len(tok.value)} digits)"
         out.append(Diagnostic.of(R.NUMBER_TOO_LARGE, f"the number {shown} is larger than {registry.MAX_NUMBER:,}, "
                                                      "the largest number the game can hold",
-                                 origin.file, l, c, l, c + len(tok.value), hint="use a smaller number"))
+                                 origin.file, row, c, row, c + len(tok.value), hint="use a smaller number"))
     return out
 
 
@@ -620,11 +626,13 @@ def _tabs(lines: list[str], origin: Origin) -> tuple[list[str], list[Diagnostic]
     diags = []
     indented = set()
     for n, line in enumerate(lines, 1):
+        if "\t" not in line:
+            continue
         for i, ch in enumerate(line):
             if ch == "\t":
-                l, c = origin.map(n, i + 1)
-                diags.append(Diagnostic("RK101", "error", "a tab character; indent and separate words with spaces",
-                                        origin.file, l, c, l, c + 1, hint="replace the tab with spaces"))
+                row, c = origin.map(n, i + 1)
+                diags.append(Diagnostic.of(R.EFFECT_SYNTAX, "a tab character; indent and separate words with spaces",
+                                           origin.file, row, c, row, c + 1, hint="replace the tab with spaces"))
         if "\t" in line[:len(line) - len(line.lstrip(" \t"))]:
             indented.add(n)
     return [line.replace("\t", " ") for line in lines], diags, frozenset(indented)
@@ -637,9 +645,9 @@ def parse_effect_recovering(text: str, origin: Origin = Origin()) -> Parsed:
     if deep is not None:
         return Parsed(None, tuple([*diags, deep]), complete=False)
     if lines and _is_code(lines[0]) and _indent(lines[0]):
-        l, c = origin.map(1, 1)
-        diags.append(Diagnostic("RK102", "error", "the effect's first line must not be indented",
-                                origin.file, l, c, l, c + _indent(lines[0])))
+        row, c = origin.map(1, 1)
+        diags.append(Diagnostic.of(R.EFFECT_INDENTATION, "the effect's first line must not be indented",
+                                   origin.file, row, c, row, c + _indent(lines[0])))
         return Parsed(None, tuple(diags), complete=False)
     items: list = []
     mended: set[int] = set()
@@ -664,8 +672,8 @@ def parse_effect_recovering(text: str, origin: Origin = Origin()) -> Parsed:
         diags += too_large
         mended.update(d.line for d in too_large)     # the limit stands in for the number: its line is mended
         items += read
-    l, c = origin.map(1, 1)
-    program = ast.Program(ast.Pos(l, c, l, c), tuple(items)) if items or not diags else None
+    row, c = origin.map(1, 1)
+    program = ast.Program(ast.Pos(row, c, row, c), tuple(items)) if items or not diags else None
     return Parsed(program, tuple(diags), frozenset(mended), frozenset(lost), complete)
 
 
@@ -694,9 +702,9 @@ def parse_expression(text: str, origin: Origin = Origin()) -> tuple[ast.Expr | N
     except UnexpectedInput as err:
         return None, [*diags, _condition_problem(err, lines, origin, inner)]
     except LarkError as err:  # pragma: no cover - a Lark failure we have not classified
-        l, c = origin.map(1, 1)
-        return None, [*diags, Diagnostic("RK101", "error", f"cannot read this condition: {err}",
-                                         origin.file, l, c, l, c + 1)]
+        row, c = origin.map(1, 1)
+        return None, [*diags, Diagnostic.of(R.EFFECT_SYNTAX, f"cannot read this condition: {err}",
+                                            origin.file, row, c, row, c + 1)]
     deep = _too_deep_in(src, "expr_start", inner)
     if deep is not None:
         return None, [*diags, deep]
@@ -708,20 +716,19 @@ def _condition_problem(err: UnexpectedInput, lines: list[str], origin: Origin, i
     """A condition's syntax error, in its own words (the brackets it was read in are never named)."""
     extra = _unmatched_close(lines)
     if extra is not None:
-        l, c = origin.map(*extra)
-        return Diagnostic("RK101", "error", "a ')' without a '(' before it", origin.file, l, c, l, c + 1)
-    tok = getattr(err, "token", None)
-    if isinstance(err, UnexpectedToken) and (tok.type == "$END" or (tok.line or 0) > len(lines)):
+        row, c = origin.map(*extra)
+        return Diagnostic.of(R.EFFECT_SYNTAX, "a ')' without a '(' before it", origin.file, row, c, row, c + 1)
+    if isinstance(err, UnexpectedToken) and (err.token.type == "$END" or (err.token.line or 0) > len(lines)):
         n = len(lines)
         while n > 1 and not lines[n - 1].strip():
             n -= 1
-        l, c = origin.map(n, len(lines[n - 1].rstrip()) + 1)
+        row, c = origin.map(n, len(lines[n - 1].rstrip()) + 1)
         if _bracket_depths(lines)[-1] > 0:
-            return Diagnostic("RK101", "error", "a '(' is not closed", origin.file, l, c, l, c + 1,
-                              hint="add the ')' that closes it")
+            return Diagnostic.of(R.EFFECT_SYNTAX, "a '(' is not closed", origin.file, row, c, row, c + 1,
+                                 hint="add the ')' that closes it")
         expected = _acceptable(err) - {"RPAR", "_NL", "$END"}
         words = f": expected {_expected_words(expected)}" if expected else ""
-        return Diagnostic("RK101", "error", f"the condition ends too early{words}", origin.file, l, c, l, c + 1)
+        return Diagnostic.of(R.EFFECT_SYNTAX, f"the condition ends too early{words}", origin.file, row, c, row, c + 1)
     reader = _Reader(["(" + lines[0], *lines[1:], ")"], inner, condition=True)
     return reader.unexpected(err).diag
 
