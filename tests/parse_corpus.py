@@ -1,6 +1,6 @@
 """A fixed set of effect texts and conditions, right and broken, and what the parser makes of each.
 
-The texts are every effect and condition of the shipped content and the test fixtures, and for each
+The texts are every effect and condition of the test fixtures (the deck among them), and for each
 a few copies with a designer's slips made in them (a letter dropped or doubled, a ':' lost, a tab, a
 full-width comma, a line indented wrong...), chosen by a seeded RNG so the set never changes. What the
 parser gives for each (the AST with its positions, every diagnostic, the mended lines and lost words)
@@ -26,7 +26,7 @@ from rulekit.language.parser import Origin, parse_effect_recovering, parse_expre
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "fixtures" / "parse_golden.json"
-_SOURCES = (ROOT / "content", ROOT / "tests" / "fixtures")
+_SOURCES = (ROOT / "tests" / "fixtures",)      # the deck there is the shipped content, as the tests have it
 _CONDITION_KEYS = ("when", "stage2", "stage3", "stage4")
 _INSERTS = (":", "(", ")", "\t", "，", "：", "“", "'", "#", "9" * 12, " x", "\n", "\n    ", "  ", "=", "+",
             " or", "not ", "-", ",", " then", "  if x:")

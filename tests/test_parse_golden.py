@@ -2,9 +2,9 @@
 conditions, right and slipped (tests/parse_corpus.py): every node and position, every diagnostic,
 every mended line.
 
-The digests were taken from the tree-walking builder; ten entries were taken again after the
-did-you-mean learnt the grammar's `skip`, `after` and `me` (named in CHANGED_BY_THE_KEYWORDS), and
-those are the only ones that differ from it.
+The digests were taken from the tree-walking builder; eight entries were taken again after the
+did-you-mean learnt the grammar's `skip`, `after` and `me`: CHANGED_BY_THE_KEYWORDS names them, and
+they are the only ones that differ from it.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from tests.parse_corpus import GOLDEN, digest, outcomes
 CHANGED_BY_THE_KEYWORDS = {
     "tests/fixtures/corpus/policies/stage1.yaml#3~2", "tests/fixtures/reach/policies/reach.yaml#7~4",
     "tests/fixtures/corpus/events/events.yaml#5~2", "tests/fixtures/probes/policies/stage1.yaml#7~5",
-    "content/events/events.yaml#11~5", "content/policies/stage1.yaml#2~2",
     "tests/fixtures/compare/advisors/advisors.yaml#0~4", "tests/fixtures/corpus/policies/stage1.yaml#10~5",
     "tests/fixtures/reach/advisors/advisors.yaml#1~1", "tests/fixtures/reach/policies/reach.yaml#8~1",
 }
@@ -34,7 +33,7 @@ def parsed() -> dict[str, str]:
 def test_every_text_parses_to_what_it_did(parsed):
     expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
     found = {name: digest(text) for name, text in parsed.items()}
-    assert len(found) > 2000
+    assert len(found) > 1900
     assert sorted(found) == sorted(expected), "the corpus changed: rewrite the digests with --write"
     changed = sorted(name for name in expected if found[name] != expected[name])
     assert not changed, f"{len(changed)} texts parse differently (show one: python -m tests.parse_corpus {changed[0]})"
