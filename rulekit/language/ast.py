@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+from typing import TypeVar
+
+N = TypeVar("N", bound="Node")
 
 
 @dataclass(frozen=True)
@@ -21,6 +25,44 @@ NOPOS = Pos(0, 0, 0, 0)
 @dataclass(frozen=True)
 class Node:
     pos: Pos
+
+    def iter_child_nodes(self) -> Iterator[Node]:
+        """The nodes directly inside this one, in the order of the text (as Jinja's nodes have it):
+        an `if`'s conditions and blocks, a statement's expressions, a handler's statements."""
+        for name in _node_fields(type(self)):
+            yield from _nodes_in(getattr(self, name))
+
+    def find_all(self, node_type: type[N] | tuple[type[N], ...]) -> Iterator[N]:
+        """Every node of that type (or types) inside this one, at any depth, in the order of the text."""
+        stack = list(self.iter_child_nodes())[::-1]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, node_type):
+                yield node
+            stack.extend(list(node.iter_child_nodes())[::-1])
+
+    def find(self, node_type: type[N] | tuple[type[N], ...]) -> N | None:
+        """The first node of that type inside this one, or None."""
+        return next(self.find_all(node_type), None)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _node_fields(cls: type[Node]) -> tuple[str, ...]:
+    """The fields of a node type that may hold nodes (all but its own position), looked up once a type."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name != "pos")
+    return names
+
+
+def _nodes_in(value: object) -> Iterator[Node]:
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from _nodes_in(v)
 
 
 # ---- expressions -------------------------------------------------------------
@@ -283,6 +325,7 @@ def bodies(s: Stmt) -> tuple[tuple[Stmt, ...], ...]:
         return tuple(body for _, body in s.branches) + ((s.orelse,) if s.orelse is not None else ())
     body = getattr(s, "body", None)
     return (body,) if body is not None else ()
+
 
 
 # ---- handlers and declarations -----------------------------------------------

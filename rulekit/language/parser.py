@@ -11,20 +11,25 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any, ClassVar
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
 from rulekit import registry
+from rulekit.diagnostics.codes import R
 from rulekit.language import ast
+from rulekit.language.builder import AstBuilder
 from rulekit.language.diagnostics import Diagnostic, nearest
 
 MAX_RECOVERIES = 20      # mended lines per top-level item before the rest of it is given up
 _LIMIT = registry.MAX_NESTING
-_NUMBER_DIGITS = len(str(registry.MAX_NUMBER))
+_WORD = re.compile(r"[^\W\d]\w*")
 
 
 @dataclass(frozen=True)
@@ -50,8 +55,8 @@ class Origin:
         """The origin of text that starts at the first column of this text's `line`."""
         if line <= 1:
             return self
-        l, c = self.map(line, 1)
-        return Origin(self.file, l, c, self.indent if self.indent is not None else self.col - 1)
+        row, c = self.map(line, 1)
+        return Origin(self.file, row, c, self.indent if self.indent is not None else self.col - 1)
 
 
 @dataclass(frozen=True)
@@ -67,22 +72,78 @@ class Parsed:
 
 class _Indenter(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR"]
-    CLOSE_PAREN_types = ["RPAR"]
+    OPEN_PAREN_types: ClassVar[list[str]] = ["LPAR"]
+    CLOSE_PAREN_types: ClassVar[list[str]] = ["RPAR"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
 
 
+def _grammar() -> str:
+    grammar = resources.files("rulekit").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return grammar + "\nexpr_start: _NL? expr _NL?\n"
+
+
+# The basic lexer reads a word the same way wherever it stands (`players` is one word, not `player` +
+# `s`), so an error names the word the designer wrote; the contextual lexer also misreported the token
+# the parser expected after a line break.
+_OPTIONS = {"parser": "lalr", "lexer": "basic", "start": ["start", "expr_start"], "maybe_placeholders": False}
+_BUILDER = AstBuilder()
+_BUILDING = threading.Lock()       # the builder holds one parse's origin and numbers at a time
+
+
 @functools.cache
 def _lark() -> Lark:
-    # The basic lexer reads a word the same way wherever it stands (`players` is one word,
-    # not `player` + `s`), so an error names the word the designer wrote; the contextual
-    # lexer also misreported the token the parser expected after a line break.
-    grammar = resources.files("rulekit").joinpath("grammar.lark").read_text(encoding="utf-8")
-    grammar += "\nexpr_start: _NL? expr _NL?\n"
-    return Lark(grammar, parser="lalr", lexer="basic", postlex=_Indenter(), propagate_positions=True,
-                start=["start", "expr_start"], maybe_placeholders=False)
+    """The parser that builds the AST as it reduces (see rulekit.language.builder)."""
+    return Lark(_grammar(), postlex=_Indenter(), keep_all_tokens=True, transformer=_BUILDER, **_OPTIONS)
+
+
+@functools.cache
+def _tree_lark() -> Lark:
+    """A parser that builds Lark's own tree, read only to place a nesting-limit error (RK103)."""
+    return Lark(_grammar(), postlex=_Indenter(), propagate_positions=True, **_OPTIONS)
+
+
+def _parse(src: str, start: str, origin: Origin) -> tuple[Any, list[Token]]:
+    """What `start` reads in `src` (items, or an expression), and its numbers past the limit (RK104)."""
+    with _BUILDING:
+        _BUILDER.begin(origin)
+        return _lark().parse(src, start=start), _BUILDER.large
+
+
+def _first_terminals(rule: str, seen: frozenset[str] = frozenset()) -> list[str]:
+    """The terminals a `rule` can start with, in the grammar's order."""
+    out: list[str] = []
+    for r in _lark().rules:
+        if r.origin.name != rule or not r.expansion:
+            continue
+        sym = r.expansion[0]
+        if sym.is_term:
+            out.append(sym.name)
+        elif sym.name not in seen:
+            out += _first_terminals(sym.name, seen | {rule})
+    return list(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
+class _Keywords:
+    """The grammar's keywords (every terminal that is a plain word), and those that open a line."""
+
+    all: frozenset[str]
+    items: tuple[str, ...]            # open a top-level item: `on`, `when`, `skip` ...
+    statements: tuple[str, ...]       # open a statement's line: `let`, `if`, `after`, `me`, `elif` ...
+
+
+@functools.cache
+def keywords() -> _Keywords:
+    """The keywords as the grammar has them, so a did-you-mean can never miss one the language has."""
+    words = {t.name: t.pattern.value for t in _lark().terminals
+             if t.pattern.type == "str" and _WORD.fullmatch(t.pattern.value)}
+
+    def opening(*rules: str) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(words[t] for r in rules for t in _first_terminals(r) if t in words))
+
+    return _Keywords(frozenset(words.values()), opening("item"), opening("stmt", "elif_clause", "else_clause"))
 
 
 # Plain words for the grammar's tokens, for "expected ..." messages.
@@ -107,21 +168,16 @@ _TOKEN_WORDS = {
     "BY": "'by'",
 }
 
-# The words that open a top-level item, and the keywords that open a statement.
-_ITEM_WORDS = ("on", "when", "once", "react", "modify", "shield", "seal")
-_STATEMENT_KEYWORDS = ("let", "choose", "spend", "pay", "draw", "unlock", "prevent", "if", "elif", "else",
-                       "each", "player", "repeat", "may")
 # Words that may open a statement without being keywords: tracks and verbs.
 _STATEMENT_NAMES = (*registry.SETTABLE, *registry.VERBS, *registry.TILE_VERBS, *registry.IT_ONLY_VERBS)
 _FULL_WIDTH = {"（": "(", "）": ")", "，": ",", "：": ":", "＝": "=", "＋": "+", "－": "-", "＜": "<", "＞": ">"}
 _CURLY = "“”‘’"
-_WORD = re.compile(r"[^\W\d]\w*")
 
 
 def _token_word(name: str) -> str:
     if name in _TOKEN_WORDS:
         return _TOKEN_WORDS[name]
-    if name.lower() in registry.KEYWORDS:
+    if name.lower() in keywords().all:
         return f"'{name.lower()}'"
     return name.lower()
 
@@ -138,12 +194,12 @@ def _found_word(tok: Token) -> str:
     return f"'{tok.value}'"
 
 
-def _expected_words(expected) -> str:
+def _expected_words(expected: Iterable[str]) -> str:
     words = sorted({_token_word(e) for e in expected if not e.startswith("__")})
     preferred = [w for w in words if not w.startswith("'") or len(words) <= 6]
     words = preferred or words
     if len(words) > 6:
-        words = words[:6] + ["…"]
+        words = [*words[:6], "…"]
     if len(words) == 1:
         return words[0]
     return ", ".join(words[:-1]) + " or " + words[-1]
@@ -163,8 +219,8 @@ def _acceptable(err: UnexpectedToken) -> set[str]:
     return set(err.expected)
 
 
-def _expected_keywords(expected) -> list[str]:
-    return sorted(e.lower() for e in expected if e.lower() in registry.KEYWORDS)
+def _expected_keywords(expected: Iterable[str]) -> list[str]:
+    return sorted(e.lower() for e in expected if e.lower() in keywords().all)
 
 
 # ---- lines: brackets, statements, indentation ------------------------------------------------------
@@ -180,6 +236,8 @@ def _is_code(line: str) -> bool:
 
 def _code_part(line: str) -> str:
     """The line without its comment (a '#' inside quotes does not start one)."""
+    if "#" not in line:
+        return line
     quote = None
     for i, ch in enumerate(line):
         if quote:
@@ -198,7 +256,11 @@ def _bracket_depths(lines: list[str]) -> list[int]:
     out = []
     for line in lines:
         out.append(depth)
-        for ch in _code_part(line):
+        code = _code_part(line)
+        if ")" not in code:
+            depth += code.count("(")
+            continue
+        for ch in code:
             if ch == "(":
                 depth += 1
             elif ch == ")":
@@ -208,16 +270,18 @@ def _bracket_depths(lines: list[str]) -> list[int]:
 
 
 def _too_many_brackets(lines: list[str], origin: Origin) -> Diagnostic | None:
+    if sum(line.count("(") for line in lines) <= _LIMIT:
+        return None              # no deeper than the brackets there are
     depth = 0
     for n, line in enumerate(lines, 1):
         for col, ch in enumerate(_code_part(line), 1):
             if ch == "(":
                 depth += 1
                 if depth > _LIMIT:
-                    l, c = origin.map(n, col)
-                    return Diagnostic("RK103", "error", f"brackets are nested too deeply (more than {_LIMIT} levels)",
-                                      origin.file, l, c, l, c + 1,
-                                      hint="write the expression with fewer brackets, or name its parts with `let`")
+                    row, c = origin.map(n, col)
+                    return Diagnostic.of(R.EFFECT_TOO_DEEP, f"brackets are nested too deeply (more than {_LIMIT} levels)",
+                                         origin.file, row, c, row, c + 1,
+                                         hint="write the expression with fewer brackets, or name its parts with `let`")
             elif ch == ")":
                 depth = max(0, depth - 1)
     return None
@@ -249,7 +313,7 @@ def _chunks(lines: list[str]) -> list[tuple[int, list[str]]]:
     if not starts:
         return [(1, lines)]
     starts[0] = 0
-    return [(a + 1, lines[a:b]) for a, b in zip(starts, starts[1:] + [len(lines)])]
+    return [(a + 1, lines[a:b]) for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
 
 
 def _first_word(line: str) -> tuple[str, int] | None:
@@ -280,36 +344,40 @@ class _Reader:
     mended: set[int] = field(default_factory=set)       # chunk lines
     lost_words: set[str] = field(default_factory=set)
     seen: set[tuple] = field(default_factory=set)
+    large: list[Token] = field(default_factory=list)    # the numbers past the limit, of what was read
 
-    def read(self) -> Tree | None:
+    def read(self) -> list[ast.Item] | None:
         for _ in range(MAX_RECOVERIES + 1):
-            src = "\n".join(self.lines) + "\n"
             try:
-                return _lark().parse(src, start="start")
+                items, self.large = _parse(self.source(), "start", self.origin)
+                return items
             except UnexpectedInput as err:
                 outcome = self.unexpected(err)
             except DedentError:
                 outcome = self.bad_dedent()
             except LarkError as err:  # pragma: no cover - a Lark failure we have not classified
-                l, c = self.origin.map(1, 1)
-                outcome = _Mend(Diagnostic("RK101", "error", f"cannot read this effect: {err}",
-                                           self.origin.file, l, c, l, c + 1), False)
+                row, c = self.origin.map(1, 1)
+                outcome = _Mend(Diagnostic.of(R.EFFECT_SYNTAX, f"cannot read this effect: {err}",
+                                              self.origin.file, row, c, row, c + 1), False)
             key = (outcome.diag.line, outcome.diag.col, outcome.diag.message)
             if key in self.seen:
                 return None          # mending did not help: the same problem again
             self.seen.add(key)
-            if not (self.tabbed and ("indent" in outcome.diag.message or outcome.diag.code == "RK102")):
+            if not (self.tabbed and ("indent" in outcome.diag.message or outcome.diag.code == R.EFFECT_INDENTATION)):
                 self.diags.append(outcome.diag)
             if not outcome.mended:
                 return None
         return None
 
-    def at(self, n: int, col: int, width: int = 1) -> tuple[int, int, int, int]:
-        l, c = self.origin.map(n, col)
-        return l, c, l, c + max(1, width)
+    def source(self) -> str:
+        return "\n".join(self.lines) + "\n"
 
-    def diag(self, code: str, message: str, n: int, col: int, width: int = 1, hint: str | None = None) -> Diagnostic:
-        return Diagnostic(code, "error", message, self.origin.file, *self.at(n, col, width), hint=hint)
+    def at(self, n: int, col: int, width: int = 1) -> tuple[int, int, int, int]:
+        row, c = self.origin.map(n, col)
+        return row, c, row, c + max(1, width)
+
+    def diag(self, rule: R, message: str, n: int, col: int, width: int = 1, hint: str | None = None) -> Diagnostic:
+        return Diagnostic.of(rule, message, self.origin.file, *self.at(n, col, width), hint=hint)
 
     # -- the kinds of mistake ----------------------------------------------------------------------
     def unexpected(self, err: UnexpectedInput) -> _Mend:
@@ -318,23 +386,20 @@ class _Reader:
         if isinstance(err, UnexpectedToken):
             return self.bad_token(err)
         n = min(max(1, getattr(err, "line", 1) or 1), len(self.lines))
-        return _Mend(self.diag("RK101", "the effect ends in the middle of a statement", n, 1), False)
+        return _Mend(self.diag(R.EFFECT_SYNTAX, "the effect ends in the middle of a statement", n, 1), False)
 
     def bad_character(self, n: int, col: int) -> _Mend:
         line = self.lines[n - 1]
         ch = line[col - 1:col]
         if ch in _FULL_WIDTH:
             self.replace(n, col, ch, _FULL_WIDTH[ch])
-            return _Mend(self.diag("RK101", f"a full-width '{ch}'; write the half-width '{_FULL_WIDTH[ch]}'", n, col,
+            return _Mend(self.diag(R.EFFECT_SYNTAX, f"a full-width '{ch}'; write the half-width '{_FULL_WIDTH[ch]}'", n, col,
                                    hint="switch the keyboard to half-width (English) punctuation"), True)
         if ch in _CURLY:
             self.replace(n, col, ch, '"')
-            return _Mend(self.diag("RK101", f"a curly quote {ch}; write names in straight quotes \"…\"", n, col), True)
-        if ch in "'\"":
-            msg = "a quoted name is not closed on this line"
-        else:
-            msg = f"unexpected character '{ch}'"
-        return _Mend(self.diag("RK101", msg, n, col), self.stand_in(n))
+            return _Mend(self.diag(R.EFFECT_SYNTAX, f"a curly quote {ch}; write names in straight quotes \"…\"", n, col), True)
+        msg = "a quoted name is not closed on this line" if ch in "'\"" else f"unexpected character '{ch}'"
+        return _Mend(self.diag(R.EFFECT_SYNTAX, msg, n, col), self.stand_in(n))
 
     def bad_token(self, err: UnexpectedToken) -> _Mend:
         tok = err.token
@@ -359,25 +424,26 @@ class _Reader:
         if tok.type == "_NL" and "COLON" in expected:
             self.lines[n - 1] = _code_part(self.lines[n - 1]).rstrip() + ":"
             self.mended.add(n)
-            return _Mend(self.diag("RK101", "expected ':' at the end of this line", n, col), True)
+            return _Mend(self.diag(R.EFFECT_SYNTAX, "expected ':' at the end of this line", n, col), True)
         width = len(str(tok.value)) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
         msg = f"expected {_expected_words(expected)}, found {_found_word(tok)}"
         hint = None
-        if "NAME" in expected and str(tok.value).lower() in registry.KEYWORDS:
+        if "NAME" in expected and str(tok.value).lower() in keywords().all:
             msg = f"'{tok.value}' is a reserved word of the language, so it cannot be a name here"
             hint = "choose another name, such as 'n' or 'total'"
-        return _Mend(self.diag("RK101", msg, n, col, width, hint), self.stand_in(n))
+        return _Mend(self.diag(R.EFFECT_SYNTAX, msg, n, col, width, hint), self.stand_in(n))
 
     def keyword_typo(self, tok: Token, n: int, col: int, expected: set[str]) -> _Mend | None:
         """`iff x:` `wen death:` `each players:` or a statement outside any handler, in plain words."""
         line = self.lines[n - 1]
         first = _first_word(line)
         top = _indent(line) == 0 and not self.condition
+        kw = keywords()
         if top and first is not None and (first[1], first[0]) == (tok.column, tok.value):
-            guess = nearest(tok.value, [*_ITEM_WORDS, *_STATEMENT_KEYWORDS, *_STATEMENT_NAMES])
-            if tok.type == "NAME" and guess in _ITEM_WORDS:
+            guess = nearest(tok.value, [*kw.items, *kw.statements, *_STATEMENT_NAMES])
+            if tok.type == "NAME" and guess in kw.items:
                 return self.respell(n, col, tok.value, guess)
-            return _Mend(self.diag("RK101", f"`{line.strip()}` is outside any handler", n, col, len(tok.value),
+            return _Mend(self.diag(R.EFFECT_SYNTAX, f"`{line.strip()}` is outside any handler", n, col, len(tok.value),
                                    hint="put statements in an indented block under a handler such as `on play:`, "
                                         "`when death:` or `on resolve:`"), False)
         if tok.type == "NAME" and "NAME" not in expected:
@@ -386,15 +452,15 @@ class _Reader:
                 guess = nearest(tok.value, ["and", "or"])     # LALR may have closed the expression already
             if guess is not None:
                 return self.respell(n, col, tok.value, guess)
-        if first is not None and not top and first[0] not in registry.KEYWORDS:
-            guess = nearest(first[0], [*_STATEMENT_KEYWORDS, *_STATEMENT_NAMES])
-            if guess in _STATEMENT_KEYWORDS:
+        if first is not None and not top and first[0] not in kw.all:
+            guess = nearest(first[0], [*kw.statements, *_STATEMENT_NAMES])
+            if guess in kw.statements:
                 return self.respell(n, first[1], first[0], guess)
         return None
 
     def respell(self, n: int, col: int, word: str, keyword: str) -> _Mend:
         self.replace(n, col, word, keyword)
-        return _Mend(self.diag("RK101", f"unknown word '{word}' — did you mean '{keyword}'?", n, col, len(word)), True)
+        return _Mend(self.diag(R.EFFECT_SYNTAX, f"unknown word '{word}' — did you mean '{keyword}'?", n, col, len(word)), True)
 
     def empty_block(self, n: int, on_its_line: bool) -> _Mend:
         """A line ending in ':' with nothing indented under it: one error, at that ':'.
@@ -408,7 +474,7 @@ class _Reader:
                 opener -= 1
         text = _code_part(self.lines[opener - 1]).rstrip()
         col = len(text) if text.endswith(":") else _indent(self.lines[opener - 1]) + 1
-        d = self.diag("RK101", "expected an indented block after ':'", opener, col,
+        d = self.diag(R.EFFECT_SYNTAX, "expected an indented block after ':'", opener, col,
                       hint="indent the lines of the block two spaces more than the line with ':'")
         if _indent(self.lines[opener - 1]) == 0:
             return _Mend(d, False)         # a handler with nothing in it: nothing further to read
@@ -435,7 +501,7 @@ class _Reader:
 
     def over_indented(self, n: int) -> _Mend:
         previous = next((ln for ln in reversed(self.lines[:n - 1]) if _is_code(ln)), "")
-        d = self.diag("RK101", "this line is indented more than the line before it", n, _indent(self.lines[n - 1]) + 1,
+        d = self.diag(R.EFFECT_SYNTAX, "this line is indented more than the line before it", n, _indent(self.lines[n - 1]) + 1,
                       hint="indent a line only after a line that ends with ':'")
         self.lines[n - 1] = " " * _indent(previous) + self.lines[n - 1].lstrip(" ")
         self.mended.add(n)
@@ -444,7 +510,7 @@ class _Reader:
     def bad_dedent(self) -> _Mend:
         n, levels = _bad_dedent(self.lines)
         line = self.lines[n - 1]
-        d = self.diag("RK102", "this line's indentation does not match any block above it", n, _indent(line) + 1,
+        d = self.diag(R.EFFECT_INDENTATION, "this line's indentation does not match any block above it", n, _indent(line) + 1,
                       hint="line it up with the block it belongs to")
         if not levels:
             return _Mend(d, False)
@@ -505,6 +571,18 @@ _CHAINS = ("sum", "product", "or_expr", "and_expr")
 _ONE_LEVEL = ("not_op", "neg", "call", "comparison", "block")
 
 
+# Every level _too_deep counts is a token with one of these in it (an operator, a call's '(', a block's ':').
+_LEVEL_MARKS = ("+", "-", "*", "/", "(", ":", "<", ">", "=", "!", "and", "or", "not")
+
+
+def _too_deep_in(src: str, start: str, origin: Origin) -> Diagnostic | None:
+    """_too_deep for text that parses; Lark's tree, which places the error, is only made for text
+    with more marks of a level in it than the limit allows levels (no card of the content has)."""
+    if sum(src.count(mark) for mark in _LEVEL_MARKS) <= _LIMIT:
+        return None
+    return _too_deep(_tree_lark().parse(src, start=start), origin)
+
+
 def _too_deep(tree: Tree, origin: Origin) -> Diagnostic | None:
     """RK103 where blocks and operators inside one another pass the nesting limit (no recursion)."""
     stack: list[tuple[Tree, int]] = [(tree, 0)]
@@ -517,224 +595,25 @@ def _too_deep(tree: Tree, origin: Origin) -> Diagnostic | None:
         if depth > _LIMIT:
             meta = node.meta
             line, col = (meta.line, meta.column) if not getattr(meta, "empty", True) else (1, 1)
-            l, c = origin.map(line, col)
+            row, c = origin.map(line, col)
             what = "blocks" if node.data == "block" else "operators, comparisons and calls"
-            return Diagnostic("RK103", "error", f"nested too deeply: more than {_LIMIT} {what} inside one another",
-                              origin.file, l, c, l, c + 1,
-                              hint="name parts of the expression with `let`, or split the effect into simpler steps")
+            return Diagnostic.of(R.EFFECT_TOO_DEEP, f"nested too deeply: more than {_LIMIT} {what} inside one another",
+                                 origin.file, row, c, row, c + 1,
+                                 hint="name parts of the expression with `let`, or split the effect into simpler steps")
         stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
     return None
 
 
-def _number_problems(tree: Tree, origin: Origin) -> list[Diagnostic]:
-    """RK104 at every whole number larger than the number limit."""
+def _number_problems(large: list[Token], origin: Origin) -> list[Diagnostic]:
+    """RK104 at every whole number larger than the number limit (the builder lists them)."""
     out = []
-    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "INT"):
-        if len(tok.value) > _NUMBER_DIGITS or int(tok.value) > registry.MAX_NUMBER:
-            l, c = origin.map(tok.line, tok.column)
-            shown = tok.value if len(tok.value) <= 20 else f"{tok.value[:8]}… ({len(tok.value)} digits)"
-            out.append(Diagnostic("RK104", "error", f"the number {shown} is larger than {registry.MAX_NUMBER:,}, "
-                                                    "the largest number the game can hold",
-                                  origin.file, l, c, l, c + len(tok.value),
-                                  hint="use a smaller number"))
+    for tok in large:
+        row, c = origin.map(tok.line, tok.column)     # type: ignore[arg-type]
+        shown = tok.value if len(tok.value) <= 20 else f"{tok.value[:8]}… ({len(tok.value)} digits)"
+        out.append(Diagnostic.of(R.NUMBER_TOO_LARGE, f"the number {shown} is larger than {registry.MAX_NUMBER:,}, "
+                                                     "the largest number the game can hold",
+                                 origin.file, row, c, row, c + len(tok.value), hint="use a smaller number"))
     return out
-
-
-# ---- Lark tree -> AST -----------------------------------------------------------------------------------
-
-class _Builder:
-    """Lark tree -> AST, mapping every position through the Origin."""
-
-    def __init__(self, origin: Origin):
-        self.origin = origin
-
-    def pos_of(self, item) -> ast.Pos:
-        if isinstance(item, Token):
-            l, c = self.origin.map(item.line, item.column)
-            el, ec = self.origin.map(item.end_line, item.end_column)
-            return ast.Pos(l, c, el, ec)
-        meta = item.meta
-        if getattr(meta, "empty", True):
-            return ast.NOPOS
-        l, c = self.origin.map(meta.line, meta.column)
-        el, ec = self.origin.map(meta.end_line, meta.end_column)
-        return ast.Pos(l, c, el, ec)
-
-    @staticmethod
-    def number(tok: Token) -> int:
-        # A number past the limit is reported (RK104); the limit stands in for it so the rest is checked.
-        if len(tok.value) > _NUMBER_DIGITS:
-            return registry.MAX_NUMBER
-        return min(int(tok.value), registry.MAX_NUMBER)
-
-    # -- program ---------------------------------------------------------------------------------
-    def items(self, tree: Tree) -> list:
-        return [self.item(c) for c in tree.children]
-
-    def item(self, t: Tree):
-        ch = t.children
-        p = self.pos_of(t)
-        if t.data == "on_handler":
-            names = [c for c in ch if isinstance(c, Token) and c.type == "NAME"]
-            edge = names[1].value if len(names) > 1 else None
-            edge_pos = self.pos_of(names[1]) if len(names) > 1 else ast.NOPOS
-            return ast.Handler(p, "on", names[0].value, edge, self.block(ch[-1]), self.pos_of(names[0]), edge_pos)
-        if t.data in ("when_handler", "once_handler", "react_handler"):
-            trig = next(c for c in ch if isinstance(c, Tree) and c.data == "trigger")
-            form = {"when_handler": "when", "once_handler": "once", "react_handler": "react"}[t.data]
-            word = " ".join(tok.value for tok in trig.children)
-            return ast.Handler(p, form, word, None, self.block(ch[-1]), self.pos_of(trig))
-        if t.data == "modify_decl":
-            floor = self.number(ch[-1]) if len(ch) > 3 and isinstance(ch[-1], Token) and ch[-1].type == "INT" else None
-            return ast.Modify(p, ch[1].value, self.expr(ch[2]), floor, self.pos_of(ch[1]))
-        if t.data == "shield_decl":
-            return ast.Shield(p, tuple((c.value, self.pos_of(c)) for c in ch[1:] if c.type == "NAME"))
-        if t.data == "seal_decl":
-            return ast.Seal(p, ch[1].value, self.pos_of(ch[1]))
-        if t.data == "skip_decl":
-            return ast.Skip(p, ch[1].value, self.pos_of(ch[1]))
-        raise AssertionError(t.data)
-
-    def block(self, t: Tree) -> tuple[ast.Stmt, ...]:
-        return tuple(self.stmt(c) for c in t.children if isinstance(c, Tree))
-
-    # -- statements -------------------------------------------------------------------------------
-    def stmt(self, t: Tree):
-        ch = t.children
-        p = self.pos_of(t)
-        d = t.data
-        if d == "track_change":
-            return ast.TrackChange(p, ch[0].value, ch[1].value, self.expr(ch[2]), self.pos_of(ch[0]))
-        if d == "let_stmt":
-            return ast.Let(p, ch[1].value, self.expr(ch[3]), self.pos_of(ch[1]))
-        if d == "choose_stmt":
-            return ast.Choose(p, ch[1].value, self.expr(ch[3]), self.expr(ch[5]), self.pos_of(ch[1]))
-        if d == "spend_stmt":
-            return ast.Spend(p, self.expr(ch[1]))
-        if d == "pay_stmt":
-            if len(ch) > 3:
-                return ast.Pay(p, self.expr(ch[1]), ch[3].value, self.pos_of(ch[3]))
-            return ast.Pay(p, self.expr(ch[1]), None)
-        if d == "verb_stmt":
-            amount = self.amount(ch[1])
-            as_name = ch[4].value if len(ch) > 4 else None
-            as_pos = self.pos_of(ch[4]) if len(ch) > 4 else ast.NOPOS
-            verb, what = ch[0].value, ch[2].value
-            if verb in registry.TRANSFERS:
-                return ast.Transfer(p, verb, amount, what, as_name, self.pos_of(ch[0]), self.pos_of(ch[2]), as_pos)
-            if verb == "discard" and what in registry.HAND_WORDS:
-                return ast.Discard(p, amount, as_name, self.pos_of(ch[2]), as_pos)
-            return ast.VerbStmt(p, verb, amount, what, as_name, self.pos_of(ch[0]), self.pos_of(ch[2]), as_pos)
-        if d == "verb_it_stmt":
-            return ast.VerbIt(p, ch[0].value, self.pos_of(ch[0]))
-        if d == "draw_stmt":
-            keep = self.expr(ch[6]) if len(ch) > 6 else None
-            return ast.Draw(p, self.expr(ch[1]), self.expr(ch[4]), keep)
-        if d == "unlock_stmt":
-            return ast.Unlock(p, self.expr(ch[2]))
-        if d == "prevent_stmt":
-            return ast.Prevent(p)
-        if d == "if_stmt":
-            branches = [(self.expr(ch[1]), self.block(ch[2]))]
-            orelse = None
-            for c in ch[3:]:
-                if c.data == "elif_clause":
-                    branches.append((self.expr(c.children[1]), self.block(c.children[2])))
-                else:
-                    orelse = self.block(c.children[1])
-            return ast.If(p, tuple(branches), orelse)
-        if d == "each_stmt":
-            other = any(isinstance(c, Token) and c.type == "OTHER" for c in ch)
-            where = None
-            for i, c in enumerate(ch):
-                if isinstance(c, Token) and c.type == "WHERE":
-                    where = self.expr(ch[i + 1])
-            return ast.EachPlayer(p, other, where, self.block(ch[-1]))
-        if d == "player_with_stmt":
-            return ast.PlayerWith(p, ch[2].value, self.expr(ch[3]), self.block(ch[4]), self.pos_of(ch[2]))
-        if d == "repeat_stmt":
-            return ast.Repeat(p, self.expr(ch[1]), self.block(ch[2]))
-        if d == "may_stmt":
-            return ast.May(p, self.block(ch[1]))
-        if d == "may_pay_stmt":
-            return ast.MayPay(p, self.expr(ch[2]), self.block(ch[3]))
-        if d == "may_verb_stmt":
-            # `may discard N cards:` is the one form; the checker names any other word here
-            return ast.MayDiscard(p, self.expr(ch[2]), self.block(ch[4]), self.pos_of(ch[3]), ch[1].value,
-                                  self.pos_of(ch[1]), ch[3].value)
-        if d == "choose_player_stmt":
-            other = any(isinstance(c, Token) and c.type == "OTHER" for c in ch)
-            where = next((self.expr(ch[i + 1]) for i, c in enumerate(ch) if isinstance(c, Token) and c.type == "WHERE"),
-                         None)
-            return ast.ChoosePlayer(p, other, where, self.block(ch[-1]))
-        if d == "me_stmt":
-            return ast.Me(p, self.block(ch[1]))
-        if d == "after_stmt":
-            return ast.After(p, self.expr(ch[1]), self.block(ch[3]), self.pos_of(ch[2]), ch[2].value)
-        raise AssertionError(d)
-
-    def amount(self, t: Tree) -> ast.Amount:
-        p = self.pos_of(t)
-        if t.data == "amount_all":
-            return ast.Amount(p, "all", None)
-        if t.data == "amount_any":
-            return ast.Amount(p, "any", None)
-        if t.data == "amount_up_to":
-            return ast.Amount(p, "up_to", self.expr(t.children[2]))
-        return ast.Amount(p, "n", self.expr(t.children[0]))
-
-    # -- expressions ------------------------------------------------------------------------------
-    def expr(self, t):
-        if isinstance(t, Token):
-            p = self.pos_of(t)
-            if t.type == "INT":
-                return ast.Num(p, self.number(t))
-            if t.type == "NAME":
-                return ast.Name(p, t.value)
-            if t.type == "IT":
-                return ast.It(p)
-            if t.type == "STRING":
-                return ast.Str(p, t.value[1:-1])
-            raise AssertionError(t.type)
-        p = self.pos_of(t)
-        d = t.data
-        ch = t.children
-        if d == "number":
-            return ast.Num(p, self.number(ch[0]))
-        if d == "string":
-            return ast.Str(p, ch[0].value[1:-1])
-        if d == "it":
-            return ast.It(p)
-        if d == "name":
-            return ast.Name(p, ch[0].value)
-        if d == "neg":
-            return ast.Neg(p, self.expr(ch[1]))
-        if d == "not_op":
-            return ast.Not(p, self.expr(ch[1]))
-        if d == "call":
-            return ast.Call(p, ch[0].value, tuple(self.expr(c) for c in ch[1:] if c is not None))
-        if d in ("count_players", "count_of"):
-            words = [c for c in ch if isinstance(c, Token) and c.type in ("OTHER", "PLAYER", "NAME")]
-            what = " ".join(c.value for c in words)
-            where = next((self.expr(ch[i + 1]) for i, c in enumerate(ch) if isinstance(c, Token) and c.type == "WHERE"),
-                         None)
-            first, last = self.pos_of(words[0]), self.pos_of(words[-1])
-            span = ast.Pos(first.line, first.col, last.end_line, last.end_col)
-            return ast.CountOf(p, what, where, span)
-        if d == "comparison":
-            return ast.Compare(p, ch[1].value, self.expr(ch[0]), self.expr(ch[2]))
-        if d in _CHAINS:
-            node = self.expr(ch[0])
-            for i in range(1, len(ch), 2):
-                op = ch[i].value
-                right = self.expr(ch[i + 1])
-                span = ast.Pos(node.pos.line, node.pos.col, right.pos.end_line, right.pos.end_col)
-                if d in ("or_expr", "and_expr"):
-                    node = ast.BoolOp(span, op, node, right)
-                else:
-                    node = ast.BinOp(span, op, node, right)
-            return node
-        raise AssertionError(d)
 
 
 # ---- public API ----------------------------------------------------------------------------------------
@@ -747,11 +626,13 @@ def _tabs(lines: list[str], origin: Origin) -> tuple[list[str], list[Diagnostic]
     diags = []
     indented = set()
     for n, line in enumerate(lines, 1):
+        if "\t" not in line:
+            continue
         for i, ch in enumerate(line):
             if ch == "\t":
-                l, c = origin.map(n, i + 1)
-                diags.append(Diagnostic("RK101", "error", "a tab character; indent and separate words with spaces",
-                                        origin.file, l, c, l, c + 1, hint="replace the tab with spaces"))
+                row, c = origin.map(n, i + 1)
+                diags.append(Diagnostic.of(R.EFFECT_SYNTAX, "a tab character; indent and separate words with spaces",
+                                           origin.file, row, c, row, c + 1, hint="replace the tab with spaces"))
         if "\t" in line[:len(line) - len(line.lstrip(" \t"))]:
             indented.add(n)
     return [line.replace("\t", " ") for line in lines], diags, frozenset(indented)
@@ -764,9 +645,9 @@ def parse_effect_recovering(text: str, origin: Origin = Origin()) -> Parsed:
     if deep is not None:
         return Parsed(None, tuple([*diags, deep]), complete=False)
     if lines and _is_code(lines[0]) and _indent(lines[0]):
-        l, c = origin.map(1, 1)
-        diags.append(Diagnostic("RK102", "error", "the effect's first line must not be indented",
-                                origin.file, l, c, l, c + _indent(lines[0])))
+        row, c = origin.map(1, 1)
+        diags.append(Diagnostic.of(R.EFFECT_INDENTATION, "the effect's first line must not be indented",
+                                   origin.file, row, c, row, c + _indent(lines[0])))
         return Parsed(None, tuple(diags), complete=False)
     items: list = []
     mended: set[int] = set()
@@ -775,24 +656,24 @@ def parse_effect_recovering(text: str, origin: Origin = Origin()) -> Parsed:
     for start, chunk in _chunks(lines):
         sub = origin.below(start)
         reader = _Reader(list(chunk), sub, tabbed=any(start <= n < start + len(chunk) for n in tabbed))
-        tree = reader.read()
+        read = reader.read()
         diags += reader.diags
         mended.update(sub.map(n, 1)[0] for n in reader.mended)
         lost |= reader.lost_words
-        if tree is None:
+        if read is None:
             complete = complete and not any(_is_code(ln) for ln in chunk)
             continue
-        deep = _too_deep(tree, sub)
+        deep = _too_deep_in(reader.source(), "start", sub)
         if deep is not None:
             diags.append(deep)
             complete = False
             continue
-        too_large = _number_problems(tree, sub)
+        too_large = _number_problems(reader.large, sub)
         diags += too_large
         mended.update(d.line for d in too_large)     # the limit stands in for the number: its line is mended
-        items += _Builder(sub).items(tree)
-    l, c = origin.map(1, 1)
-    program = ast.Program(ast.Pos(l, c, l, c), tuple(items)) if items or not diags else None
+        items += read
+    row, c = origin.map(1, 1)
+    program = ast.Program(ast.Pos(row, c, row, c), tuple(items)) if items or not diags else None
     return Parsed(program, tuple(diags), frozenset(mended), frozenset(lost), complete)
 
 
@@ -817,19 +698,17 @@ def parse_expression(text: str, origin: Origin = Origin()) -> tuple[ast.Expr | N
                    origin.indent if origin.indent is not None else origin.col - 1)
     src = "(" + "\n".join(lines) + "\n)\n"
     try:
-        tree = _lark().parse(src, start="expr_start")
+        expr, large = _parse(src, "expr_start", inner)
     except UnexpectedInput as err:
         return None, [*diags, _condition_problem(err, lines, origin, inner)]
     except LarkError as err:  # pragma: no cover - a Lark failure we have not classified
-        l, c = origin.map(1, 1)
-        return None, [*diags, Diagnostic("RK101", "error", f"cannot read this condition: {err}",
-                                         origin.file, l, c, l, c + 1)]
-    deep = _too_deep(tree, inner)
+        row, c = origin.map(1, 1)
+        return None, [*diags, Diagnostic.of(R.EFFECT_SYNTAX, f"cannot read this condition: {err}",
+                                            origin.file, row, c, row, c + 1)]
+    deep = _too_deep_in(src, "expr_start", inner)
     if deep is not None:
         return None, [*diags, deep]
-    diags += _number_problems(tree, inner)
-    body = [c for c in tree.children if not (isinstance(c, Token) and c.type == "_NL")]
-    expr = _Builder(inner).expr(body[0])
+    diags += _number_problems(large, inner)
     return (None if diags else expr), diags
 
 
@@ -837,20 +716,19 @@ def _condition_problem(err: UnexpectedInput, lines: list[str], origin: Origin, i
     """A condition's syntax error, in its own words (the brackets it was read in are never named)."""
     extra = _unmatched_close(lines)
     if extra is not None:
-        l, c = origin.map(*extra)
-        return Diagnostic("RK101", "error", "a ')' without a '(' before it", origin.file, l, c, l, c + 1)
-    tok = getattr(err, "token", None)
-    if isinstance(err, UnexpectedToken) and (tok.type == "$END" or (tok.line or 0) > len(lines)):
+        row, c = origin.map(*extra)
+        return Diagnostic.of(R.EFFECT_SYNTAX, "a ')' without a '(' before it", origin.file, row, c, row, c + 1)
+    if isinstance(err, UnexpectedToken) and (err.token.type == "$END" or (err.token.line or 0) > len(lines)):
         n = len(lines)
         while n > 1 and not lines[n - 1].strip():
             n -= 1
-        l, c = origin.map(n, len(lines[n - 1].rstrip()) + 1)
+        row, c = origin.map(n, len(lines[n - 1].rstrip()) + 1)
         if _bracket_depths(lines)[-1] > 0:
-            return Diagnostic("RK101", "error", "a '(' is not closed", origin.file, l, c, l, c + 1,
-                              hint="add the ')' that closes it")
+            return Diagnostic.of(R.EFFECT_SYNTAX, "a '(' is not closed", origin.file, row, c, row, c + 1,
+                                 hint="add the ')' that closes it")
         expected = _acceptable(err) - {"RPAR", "_NL", "$END"}
         words = f": expected {_expected_words(expected)}" if expected else ""
-        return Diagnostic("RK101", "error", f"the condition ends too early{words}", origin.file, l, c, l, c + 1)
+        return Diagnostic.of(R.EFFECT_SYNTAX, f"the condition ends too early{words}", origin.file, row, c, row, c + 1)
     reader = _Reader(["(" + lines[0], *lines[1:], ")"], inner, condition=True)
     return reader.unexpected(err).diag
 

@@ -10,6 +10,7 @@ methods), so a new statement means one place to add, and no walker can forget it
 from __future__ import annotations
 
 import typing
+from typing import Any
 
 from rulekit.language import ast
 
@@ -24,7 +25,7 @@ class Visitor:
 
     walks: tuple[str, ...] = ()
 
-    def __init_subclass__(cls, walks: tuple[str, ...] | None = None, **kwargs):
+    def __init_subclass__(cls, walks: tuple[str, ...] | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if walks is not None:
             cls.walks = walks
@@ -34,13 +35,13 @@ class Visitor:
             raise TypeError(f"{cls.__name__} walks {', '.join(cls.walks)} of the effect language but has no "
                             f"method for: {', '.join(missing)}")
 
-    def stmt(self, node, *args):
+    def stmt(self, node: ast.Stmt, *args: Any) -> Any:
         return getattr(self, _S[type(node)])(node, *args)
 
-    def expr(self, node, *args):
+    def expr(self, node: ast.Expr, *args: Any) -> Any:
         return getattr(self, _E[type(node)])(node, *args)
 
-    def decl(self, node, *args):
+    def decl(self, node: ast.Item, *args: Any) -> Any:
         return getattr(self, _D[type(node)])(node, *args)
 
 
