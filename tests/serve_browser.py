@@ -37,22 +37,22 @@ def next_question(page: Any, last: int, timeout: float = 20_000) -> str:
     return page.wait_for_function(QUESTION_OR_END, arg=last, timeout=timeout).json_value()
 
 
+# The centres of what can be clicked now: the option buttons, and the cells marked for this question (or, once a
+# resident is picked up, the cells it can go to).
+CENTRES = """(what) => [...document.querySelectorAll(what)].map((e) => {
+  e.scrollIntoViewIfNeeded();
+  const r = e.getBoundingClientRect();
+  return [r.x + r.width / 2, r.y + r.height / 2];
+})"""
+
+
 def click_an_answer(page: Any, rng: random.Random) -> None:
-    """Answer the question on the page as a person would: a button, or a cell of the board (two for a move)."""
-    buttons = page.locator("#options button.option")
-    cells = page.locator(".cell.pick")
-    n_buttons, n_cells = buttons.count(), cells.count()
-    pick = rng.randrange(n_buttons + n_cells)
-    if pick < n_buttons:
-        buttons.nth(pick).click()
-        return
-    cell = cells.nth(pick - n_buttons)
-    cell.click()
-    targets = page.locator(".cell.target")
-    if targets.count():                     # a resident picked up: put it down, or bury it where it lies
-        options = targets.count() + page.locator("#options button.option").count()
-        k = rng.randrange(options)
-        if k < targets.count():
-            targets.nth(k).click()
-        else:
-            page.locator("#options button.option").nth(k - targets.count()).click()
+    """Answer the question on the page as a person would, with the mouse: a button, or a cell of the board (two
+    for a move: the resident, then where it goes; or the resident, then the button that buries it)."""
+    spots = page.evaluate(CENTRES, "#options button.option, .cell.pick")
+    x, y = spots[rng.randrange(len(spots))]
+    page.mouse.click(x, y)
+    targets = page.evaluate(CENTRES, "#options button.option, .cell.target")
+    if page.evaluate("() => document.querySelectorAll('.cell.source').length"):
+        x, y = targets[rng.randrange(len(targets))]
+        page.mouse.click(x, y)

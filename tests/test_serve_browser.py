@@ -65,7 +65,7 @@ def test_a_whole_game_played_by_clicking_is_the_game_rulekit_play_plays_with_the
     content = load_content("content")
     session = Session(Options("content", list(SEATS), SEED, 0.0, str(tmp_path)), content)
     session.start()
-    server = Running(make_app(session, watch=False))
+    server = Running(make_app(session, watch=False), session)
     page = browser.new_page(viewport={"width": 1500, "height": 1100})
     rng = random.Random(1)
     try:
@@ -124,7 +124,7 @@ def test_a_saved_card_is_offered_and_a_broken_one_is_shown_with_its_place_while_
     card = folder / "policies" / "stage1.yaml"
     session = Session(Options(str(folder), list(SEATS), SEED, 0.0, str(tmp_path)), load_content(folder))
     session.start()
-    server = Running(make_app(session, watch=True))
+    server = Running(make_app(session, watch=True), session)
     page = browser.new_page(viewport={"width": 1500, "height": 1100})
     rng = random.Random(2)
     try:
@@ -169,7 +169,7 @@ def test_a_logged_game_opens_step_by_step(browser, tmp_path):
 
     session = Session(Options("content", ["greedy"] * 4, 9, 0.0, str(tmp_path), str(path)), content)
     start_replay(session, str(path))
-    server = Running(make_app(session, watch=False))
+    server = Running(make_app(session, watch=False), session)
     page = browser.new_page(viewport={"width": 1500, "height": 1100})
     try:
         page.goto(server.url)

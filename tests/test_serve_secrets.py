@@ -84,7 +84,7 @@ def _public_ids(game) -> set[str]:
 def test_no_response_over_a_whole_game_shows_a_tile_front_another_hand_or_a_sealed_bid(content):
     session = Session(Options("content", list(SEATS), 11, 0.0, "."), content)
     session.start()
-    server = Running(make_app(session, watch=False))
+    server = Running(make_app(session, watch=False), session)
     rng = random.Random(5)
     version = since = 0
     checked_tiles = checked_hands = bids = 0
@@ -146,7 +146,7 @@ def test_the_page_log_is_the_same_whatever_another_seat_answered(content):
 def test_a_stale_or_forged_answer_is_refused_with_a_message_and_the_game_waits(content):
     session = Session(Options("content", list(SEATS), 2, 0.0, "."), content)
     session.start()
-    server = Running(make_app(session, watch=False))
+    server = Running(make_app(session, watch=False), session)
     try:
         body = _get(f"{server.url}/api/state?after=0")
         while body["question"] is None:

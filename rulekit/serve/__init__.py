@@ -53,4 +53,4 @@ def serve(content: Content, content_dir: str, seats: list[str], seed: int, pause
              "and answer for the human seat")
     if replay is None:
         echo(f"保存卡牌文件即可重新载入 · watching {content_dir}: save a card and the page offers the new content")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)

@@ -108,7 +108,7 @@ def make_app(session: Session, watch: bool = True) -> Starlette:
             yield
         finally:
             stop.set()
-            session.stop()
+            session.close()
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -137,13 +137,14 @@ async def _watch(session: Session, stop: asyncio.Event) -> None:
 class Running:
     """A server started in a thread (tests, benchmarks): its address, and stop()."""
 
-    def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, app: Starlette, session: Session, host: str = "127.0.0.1", port: int = 0):
+        self.session = session
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, port))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://{host}:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20
@@ -153,6 +154,7 @@ class Running:
             time.sleep(0.02)
 
     def stop(self) -> None:
+        self.session.close()
         self.server.should_exit = True
         self.thread.join(timeout=10)
         self.sock.close()

@@ -67,7 +67,8 @@ class Stepper:
         """Show the table before this decision, and wait until the page allows one more step (game thread)."""
         s = self.session
         with s.cond:
-            s._publish(s.game.observation(s.options.human), None, asking=q)
+            if not (self.playing and s.pause <= 0):        # playing on without a pause: the page sees the next stop
+                s._publish(s.game.observation(s.options.human), None, asking=q)
             s.quiet = True
             while not s.stopping and not self.allowed and not self.playing:
                 s.cond.wait()

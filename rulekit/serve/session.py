@@ -118,6 +118,7 @@ class Session:
         self.notice = ""
         self.status = "starting"
         self.stopping = False
+        self.closing = False           # the server is shutting down: waiting pages are answered at once
         self.pause = options.pause
         self.thread: threading.Thread | None = None
         self.game: Any = None
@@ -249,7 +250,7 @@ class Session:
 
     def wait_state(self, after: int, since: int, timeout: float) -> dict[str, Any]:
         with self.cond:
-            self.cond.wait_for(lambda: self.version > after, timeout)
+            self.cond.wait_for(lambda: self.version > after or self.closing, timeout)
             return self.state(since)
 
     def set_pause(self, seconds: float) -> None:
@@ -257,6 +258,12 @@ class Session:
             self.pause = max(0.0, min(10.0, seconds))
             self.version += 1
             self.cond.notify_all()
+
+    def close(self) -> None:
+        """The server is going: stop the game and answer every waiting page now."""
+        with self.cond:
+            self.closing = True
+        self.stop()
 
     def stop(self) -> None:
         with self.cond:
