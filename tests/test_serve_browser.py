@@ -17,7 +17,9 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("watchfiles")
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import sync_playwright
 
 from rulekit.agents import make_agent
 from rulekit.content.loader import load_content
@@ -48,7 +50,7 @@ class Answers:
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
+    with sync_playwright() as p:
         b = launch(p)
         yield b
         b.close()

@@ -67,10 +67,10 @@ def _public_ids(game) -> set[str]:
     seen: set[str] = set()
     for rec in game.log:
         e = rec.get("e")
-        if e in ("play", "execute", "switch", "offer", "unsold", "sold", "event", "combo", "fire", "modifier", "done",
-                 "spent"):
-            seen.add(rec["card"])
-        elif (e == "draw" and rec["seat"] == 0) or (e == "given" and 0 in (rec["seat"], rec["to"])):
+        public = e in ("play", "execute", "switch", "offer", "unsold", "sold", "event", "combo", "fire", "modifier", "done",
+                       "spent")
+        mine = (e == "draw" and rec["seat"] == 0) or (e == "given" and 0 in (rec["seat"], rec["to"]))
+        if public or mine:
             seen.add(rec["card"])
         elif e == "ask" and rec["seat"] == 0 and isinstance(rec["a"], str):
             seen.add(rec["a"])

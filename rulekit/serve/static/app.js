@@ -113,7 +113,8 @@ function drawQuestion(s) {
   const opts = $("options");
   opts.textContent = "";
   for (const o of q.options) {
-    if (o.label === undefined && !(o.cell && o.verb === "bury" && source !== null && o.cell[0] * 10 + o.cell[1] === source)) continue;
+    const buryHere = o.cell && o.verb === "bury" && source !== null && o.cell[0] * 10 + o.cell[1] === source;
+    if (o.label === undefined && !buryHere) continue;
     const text = o.label !== undefined ? o.label : `埋葬此格 · bury (${o.cell[0]}, ${o.cell[1]})`;
     const b = el("button", {class: "option", "data-k": o.k}, text);
     if (o.card) b.title = cardTitle(o.card);
