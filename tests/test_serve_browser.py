@@ -21,6 +21,7 @@ pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import sync_playwright
 
+from tests.conftest import CONTENT
 from rulekit.agents import make_agent
 from rulekit.content.loader import load_content
 from rulekit.play import END_WORDS, log_lines, play_game
@@ -64,8 +65,8 @@ def _shot(page, name: str) -> str:
 
 
 def test_a_whole_game_played_by_clicking_is_the_game_rulekit_play_plays_with_the_same_answers(browser, tmp_path):
-    content = load_content("content")
-    session = Session(Options("content", list(SEATS), SEED, 0.0, str(tmp_path)), content)
+    content = load_content(CONTENT)
+    session = Session(Options(str(CONTENT), list(SEATS), SEED, 0.0, str(tmp_path)), content)
     session.start()
     server = Running(make_app(session, watch=False), session)
     page = browser.new_page(viewport={"width": 1500, "height": 1100})
@@ -122,7 +123,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 def test_a_saved_card_is_offered_and_a_broken_one_is_shown_with_its_place_while_the_game_goes_on(browser, tmp_path):
     folder = tmp_path / "content"
-    shutil.copytree("content", folder, ignore=shutil.ignore_patterns("scenarios"))
+    shutil.copytree(CONTENT, folder, ignore=shutil.ignore_patterns("scenarios"))
     card = folder / "policies" / "stage1.yaml"
     session = Session(Options(str(folder), list(SEATS), SEED, 0.0, str(tmp_path)), load_content(folder))
     session.start()
@@ -153,23 +154,23 @@ def test_a_saved_card_is_offered_and_a_broken_one_is_shown_with_its_place_while_
         next_question(page, 0)
         # The new content's game went on from the same answers (as far as the change allowed).
         assert session.answers[: len(before)] == before[: len(session.answers)]
-        assert session.content.fingerprint != load_content("content").fingerprint
+        assert session.content.fingerprint != load_content(CONTENT).fingerprint
     finally:
         page.close()
         server.stop()
 
 
 def test_a_logged_game_opens_step_by_step(browser, tmp_path):
-    content = load_content("content")
+    content = load_content(CONTENT)
     header = {"e": "header", "format": 2, "rulekit": "0.1.0", "engine_code": "", "agent_code": "", "seed": 9,
-              "players": 4, "agents": ["greedy"] * 4, "content": "content", "fingerprint": content.fingerprint,
+              "players": 4, "agents": ["greedy"] * 4, "content": str(CONTENT), "fingerprint": content.fingerprint,
               "include_tbd": False, "only_designed": False}
     played = play_game(content, 9, ["greedy"] * 4, 4, header=header)
     path = tmp_path / "game.jsonl"
     path.write_text("\n".join(log_lines(played.log)) + "\n", encoding="utf-8")
     from rulekit.serve.replay import start_replay
 
-    session = Session(Options("content", ["greedy"] * 4, 9, 0.0, str(tmp_path), str(path)), content)
+    session = Session(Options(str(CONTENT), ["greedy"] * 4, 9, 0.0, str(tmp_path), str(path)), content)
     start_replay(session, str(path))
     server = Running(make_app(session, watch=False), session)
     page = browser.new_page(viewport={"width": 1500, "height": 1100})

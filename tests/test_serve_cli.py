@@ -15,15 +15,17 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("watchfiles")
 
+from tests.conftest import CONTENT
 from rulekit.cli import main
 from rulekit.content.loader import load_content
 from rulekit.engine import new_game
+from rulekit.scenarios.reader import ContentSource
 from rulekit.scenarios.runner import run_file
 from rulekit.serve.view import scenario_skeleton
 
 
 def test_the_position_written_as_a_scenario_skeleton_is_a_scenario_that_runs_and_holds_the_position(tmp_path):
-    content = load_content("content")
+    content = load_content(CONTENT)
     game = new_game(content, 5, ["greedy"])
     for _ in range(60):                       # some way into the game, at a top-level decision
         q = game.pending()
@@ -42,7 +44,7 @@ def test_the_position_written_as_a_scenario_skeleton_is_a_scenario_that_runs_and
               f"dead: {game.count(0, 'dead')}, hand: {len(p1.hand)}, tableau: {len(p1.tableau)}}}, round: {obs.round}}}")
     path = tmp_path / "position.scenario.yaml"
     path.write_text(text.replace("expect: {}", expect), encoding="utf-8")
-    result = run_file(path)
+    result = run_file(path, source=ContentSource(CONTENT))
     assert result.passed, [f.message for f in result.failures]
 
 
@@ -64,7 +66,7 @@ def _free_port() -> int:
 
 def test_serve_binds_this_machine_only_and_says_so():
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "rulekit", "serve", "content", "--port", str(port), "--pause", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "rulekit", "serve", str(CONTENT), "--port", str(port), "--pause", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, encoding="utf-8",
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:

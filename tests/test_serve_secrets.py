@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
+from tests.conftest import CONTENT
 from rulekit.content.loader import load_content
 from rulekit.core import board as B
 from rulekit.serve.app import Running, make_app
@@ -30,7 +31,7 @@ SEATS = ["human", "greedy", "greedy", "greedy"]
 
 @pytest.fixture(scope="module")
 def content():
-    return load_content("content")
+    return load_content(CONTENT)
 
 
 def _get(url: str) -> dict[str, Any]:
@@ -82,7 +83,7 @@ def _public_ids(game) -> set[str]:
 
 
 def test_no_response_over_a_whole_game_shows_a_tile_front_another_hand_or_a_sealed_bid(content):
-    session = Session(Options("content", list(SEATS), 11, 0.0, "."), content)
+    session = Session(Options(str(CONTENT), list(SEATS), 11, 0.0, "."), content)
     session.start()
     server = Running(make_app(session, watch=False), session)
     rng = random.Random(5)
@@ -107,7 +108,9 @@ def test_no_response_over_a_whole_game_shows_a_tile_front_another_hand_or_a_seal
                     checked_tiles += st.fronts[i]
             assert "front" not in text.replace("fronts were hidden", "")
             # Other hands: a card only another seat holds, never seen by P1, is named nowhere in the response.
-            secret = {c.id for p in st.seats[1:] for c in p.hand} - _public_ids(game)
+            # (the human's own question shows what it is choosing among: cards it drew to keep one, say)
+            own = {o for o in session.asked.options if isinstance(o, str)}
+            secret = {c.id for p in st.seats[1:] for c in p.hand} - _public_ids(game) - own
             named = _ids(body, set())
             leaked = secret & named
             assert not leaked, f"the page names {leaked}, held only in another hand"
@@ -144,7 +147,7 @@ def test_the_page_log_is_the_same_whatever_another_seat_answered(content):
 
 
 def test_a_stale_or_forged_answer_is_refused_with_a_message_and_the_game_waits(content):
-    session = Session(Options("content", list(SEATS), 2, 0.0, "."), content)
+    session = Session(Options(str(CONTENT), list(SEATS), 2, 0.0, "."), content)
     session.start()
     server = Running(make_app(session, watch=False), session)
     try:
