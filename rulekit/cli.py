@@ -135,3 +135,51 @@ def replay(log_file, content_dir):
     decisions = sum(1 for r in played.log if r["e"] == "ask")
     echo(f"{log_file}: reproduced exactly ({len(played.log)} lines, {decisions} decisions, "
          f"final scores {[p.score for p in played.game.state.seats]}).{P.code_note(head)}")
+
+
+@main.command()
+@click.argument("content_dir", default="content", required=False, type=click.Path(exists=True, file_okay=False))
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="端口 / The port.")
+@click.option("--seats", default="human,greedy,greedy,greedy", show_default=True,
+              help="每个座位一个：human 或代理名 / One per seat: human, or an agent (greedy, random, default).")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="对局种子 / The game's seed.")
+@click.option("--pause", type=click.FloatRange(0, 10), default=0.5, show_default=True,
+              help="机器人每次回答前的停顿（秒） / Seconds a bot waits before each answer, so a person can follow.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="监听地址（默认只在本机） / The address to listen on (default: this machine only).")
+@click.option("--replay", "replay_file", type=click.Path(exists=True, dir_okay=False),
+              help="逐步打开一局记录 / Open a logged game (rulekit play --log) step by step.")
+@click.option("--save-dir", default=".", show_default=True, type=click.Path(file_okay=False),
+              help="保存记录和场景的文件夹 / Where the page's save buttons write logs and scenarios.")
+def serve(content_dir, port, seats, seed, pause, host, replay_file, save_dir):
+    """在本地网页中与机器人对局，保存卡牌即重新载入 / Play a seat against the bots in a local web page; saved cards reload."""
+    try:
+        import rulekit.serve as S
+        import starlette  # noqa: F401 - only to say what is missing
+        import uvicorn  # noqa: F401
+        import watchfiles  # noqa: F401
+    except ImportError as err:
+        echo(f"rulekit serve needs {err.name}: pip install -e '.[serve]' / 需要安装 serve 附加包", err=True)
+        raise SystemExit(1) from None
+    try:
+        names = S.seat_names(seats)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--seats") from None
+    content = load_or_exit(content_dir)
+    if replay_file is not None:
+        from rulekit import play as P
+
+        try:
+            with P.LogReader(replay_file) as log:
+                head = log.header
+        except P.BadLog as err:
+            echo(str(err), err=True)
+            raise SystemExit(1) from None
+        if head["fingerprint"] != content.fingerprint:
+            echo(f"{replay_file}:1:1: the content in {content_dir} is not the content this game was played with "
+                 "(its fingerprint differs); name that folder: rulekit serve DIR --replay FILE", err=True)
+            raise SystemExit(1)
+    elif names.count("human") != 1:
+        raise click.BadParameter(f"name exactly one human seat (not {names.count('human')}), e.g. "
+                                 "human,greedy,greedy,greedy", param_hint="--seats")
+    S.serve(content, content_dir, names, seed, pause, host, port, replay_file, save_dir, echo)
