@@ -8,6 +8,7 @@ logged game replays step by step. Screenshots are written under tmp/artefacts (t
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
@@ -30,6 +31,9 @@ from rulekit.serve.session import Options, Session
 from tests.serve_browser import CHROMIUM, artefacts, click_an_answer, launch, next_question
 
 if not Path(CHROMIUM).exists():
+    # CI (.ci/run) installs Chromium and sets RULEKIT_REQUIRE_BROWSER: there a missing browser fails, never skips.
+    if os.environ.get("RULEKIT_REQUIRE_BROWSER"):
+        raise RuntimeError(f"no Chromium at {CHROMIUM}: apt-get install -y chromium")
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
 
 SEATS = ["human", "greedy", "greedy", "greedy"]

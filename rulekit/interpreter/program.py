@@ -97,14 +97,12 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
 
 
 def afters(stmts_or_handlers: Iterable[ast.Handler | ast.Stmt]) -> list[ast.After]:
-    """Every `after` block in handlers or statements, nested ones included."""
+    """Every `after` block in handlers or statements, nested ones included, in the order of the text."""
     found: list[ast.After] = []
-    stack = [x.body if isinstance(x, ast.Handler) else (x,) for x in stmts_or_handlers]
-    while stack:
-        for s in stack.pop():
-            if isinstance(s, ast.After):
-                found.append(s)
-            stack.extend(ast.bodies(s))
+    for x in stmts_or_handlers:
+        if isinstance(x, ast.After):
+            found.append(x)
+        found.extend(x.find_all(ast.After))
     return found
 
 

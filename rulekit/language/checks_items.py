@@ -224,14 +224,12 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         """The names in reach that these blocks change (`n += 1`), in a fixed order. A name made inside
         them has no values yet: only the names in reach have."""
         found: dict[rs.Binding, None] = {}
-        stack = [list(body) for body in bodies]
-        while stack:
-            for st in stack.pop():
-                if isinstance(st, ast.TrackChange):
-                    binding = self.res.meaning[st].binding
+        for body in bodies:
+            for st in body:
+                for change in [st] if isinstance(st, ast.TrackChange) else st.find_all(ast.TrackChange):
+                    binding = self.res.meaning[change].binding
                     if binding is not None and binding in self.ranges:
                         found[binding] = None
-                stack.extend(list(body) for body in ast.bodies(st))
         return sorted(found, key=lambda b: b.name)
 
     def values_of(self, names: Sequence[rs.Binding]) -> dict[rs.Binding, Range]:
