@@ -71,11 +71,14 @@ class RulekitServer(LanguageServer):
         project = self.project_for(path.absolute())
         by_file = project.check(self.open_texts())
         uris = {Path(f).as_uri(): f for f in by_file}
-        stale = [u for u in self.sent if u not in uris and (path_of(u) in _files(project))]
-        for u, file in uris.items():
-            self.publish(u, [F.diagnostic(d, self.file_lines(u, project, file), self.docs) for d in by_file[file]])
+        stale = [u for u in self.sent if u not in uris and u != uri and (path_of(u) in _files(project))]
         for u in stale:
             self.publish(u, [])
+        for u, file in uris.items():         # the other files first: the changed one's own comes last
+            if u != uri:
+                self.publish(u, [F.diagnostic(d, self.file_lines(u, project, file), self.docs) for d in by_file[file]])
+        own = by_file.get(uris.get(uri, ""), [])
+        self.publish(uri, [F.diagnostic(d, self.lines(uri), self.docs) for d in own])
 
     def file_lines(self, uri: str, project: Project, file: str) -> list[str]:
         if uri in self.workspace.text_documents:
