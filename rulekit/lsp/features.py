@@ -6,6 +6,7 @@ Project (rulekit.lsp.project); none reads YAML, so each answers on a half-typed 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from lsprotocol import types as T
@@ -78,8 +79,8 @@ def _phrase_entries(before: list[X.Token], word: X.Token | None, line: str) -> l
 def _word_entries(word: str, before: list[X.Token]) -> list[vocab.Entry]:
     found = list(vocab.by_word().get(word, ()))
     last = before[-1].text if before else ""
-    prefer = {"modify": ("quantity",), "shield": ("shieldable",), "seal": ("sealable",), "skip": ("skippable",),
-              "with": ("superlative",)}.get(last)
+    prefer: tuple[str, ...] | None = {"modify": ("quantity",), "shield": ("shieldable",), "seal": ("sealable",),
+                                      "skip": ("skippable",), "with": ("superlative",)}.get(last)
     if last.isdigit() or last == "all":
         prefer = ("kind", "track")
     if prefer:
@@ -104,7 +105,8 @@ def hover(project: Project | None, lines: list[str], pos: T.Position, rules_file
     found = _phrase_entries(before, token, line) or _word_entries(token.text, before)
     if not found:
         return None
-    rng = T.Range(T.Position(pos.line, X.utf16(line, token.col)), T.Position(pos.line, X.utf16(line, token.col + len(token.text))))
+    rng = T.Range(T.Position(pos.line, X.utf16(line, token.col)),
+                  T.Position(pos.line, X.utf16(line, token.col + len(token.text))))
     return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, vocab.markdown(found)), rng)
 
 
@@ -249,9 +251,7 @@ def _classify(tok: X.Token, before: X.Token | None, in_head: bool) -> str | None
         return "event"
     if not found:
         return None
-    if before is not None and before.text in ("modify", "shield", "seal", "skip", "with"):
-        return found[-1].token if found[-1].section != "keyword" else "keyword"
-    return found[0].token
+    return _word_entries(tok.text, [before] if before is not None else [])[0].token
 
 
 def semantic_tokens(lines: list[str], rules_file: bool = False) -> T.SemanticTokens:
@@ -277,7 +277,7 @@ def semantic_tokens(lines: list[str], rules_file: bool = False) -> T.SemanticTok
 
 # ---- quick fixes -----------------------------------------------------------------------------
 
-def code_actions(uri: str, lines: list[str], diags: list[T.Diagnostic]) -> list[T.CodeAction]:
+def code_actions(uri: str, lines: list[str], diags: Sequence[T.Diagnostic]) -> list[T.CodeAction]:
     out: list[T.CodeAction] = []
     for d in diags:
         if d.source != "rulekit" or not isinstance(d.code, str):

@@ -105,7 +105,7 @@ class RulekitServer(LanguageServer):
         return project, self.lines(uri), path is not None and path.name == "rules.yaml"
 
 
-def _files(project: Project) -> set[Path | None]:
+def _files(project: Project) -> set[Path]:
     return {Path(f) for f in project.texts} | ({project.root / "rules.yaml"} if project.root else set())
 
 
@@ -118,7 +118,7 @@ def _safe(default):
         def run(ls: RulekitServer, params):
             try:
                 return fn(ls, params)
-            except Exception:        # noqa: BLE001 -- reported to the editor's log, the server goes on
+            except Exception:        # reported to the editor's log: the server goes on
                 log.exception("rulekit lsp: %s failed", fn.__name__)
                 ls.window_log_message(T.LogMessageParams(T.MessageType.Error, f"rulekit lsp: {fn.__name__} failed; "
                                                          "see the server's log"))

@@ -20,7 +20,7 @@ RULES_KEYS = ("stage2", "stage3")          # rules.yaml's unlock conditions
 
 # The effect language's tokens, as far as colouring, hover and completion need them.
 TOKEN = re.compile(r"(?P<comment>#.*)|(?P<string>\"[^\"\n]*\"?|'[^'\n]*'?)|(?P<number>\d+)"
-                   r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>[-+*/<>=!]=?|[():,\[\]])")
+                   r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>//|[-+*/<>=!]=?|[():,\[\]])")
 
 
 def split(text: str) -> list[str]:

@@ -60,18 +60,19 @@ def _body(effect: str) -> str:
 _VALUE_EXAMPLES = {"revealed": "if revealed:\n  score += 1", "uses": "if uses >= 2:\n  score += 1"}
 _PREDICATE_EXAMPLES = {"played": 'if played("医院扩容"):\n  medical += 1', "event": 'if event("游行示威"):\n  policy -= 1',
                        "happened": 'if happened("游行示威"):\n  policy -= 1', "unlocked": "if unlocked(2):\n  money += 2"}
-_FUNCTION_EXAMPLES = {"min": "money += min(healthy, 3)", "max": "score += max(policy, 0)", "abs": "score += abs(policy) / 2"}
+_FUNCTION_EXAMPLES = {"min": "money += min(healthy, 3)", "max": "score += max(policy, 0)", "abs": "score += abs(policy) // 2"}
 _COUNTABLE_EXAMPLES = {"player": "score += count(player where dead > 3)",
                        "other player": "money += count(other player where mild > 2)",
                        "played": "score += count(played where stage == 2)"}
 _STATEMENT_EXAMPLES = {
-    "let": "let n = infected / 2\nmedical += n", "if": "if mild > 3:\n  medical += 1\nelse:\n  money += 1",
+    "let": "let n = infected // 2\nmedical += n", "if": "if mild > 3:\n  medical += 1\nelse:\n  money += 1",
     "each player": "each other player:\n  money -= 1", "player with": "player with most dead:\n  policy -= 1",
     "repeat": "repeat 2:\n  cure 1 mild", "choose": "choose n from 0 to 3\nspend n\nmedical += n",
     "may": "may:\n  reveal 1 tiles", "may pay": "may pay 2:\n  medical += 2", "spend": "spend 1\nmedical += 1",
     "pay": "pay 3 as unpaid\npolicy -= unpaid", "draw": "draw 3 from stage 1 keep 1", "unlock": "unlock stage 2",
     "choose player": "choose other player:\n  take 1 money", "take": "each other player:\n  take 1 money",
-    "give": "each other player:\n  give 1 money", "discard": "discard 1 cards", "may discard": "may discard 1 cards:\n  money += 3",
+    "give": "each other player:\n  give 1 money", "discard": "discard 1 cards",
+    "may discard": "may discard 1 cards:\n  money += 3",
     "after": "after 2 rounds:\n  money += 3", "me": "each other player:\n  money -= 1\n  me:\n    money += 1",
 }
 
@@ -81,7 +82,7 @@ def _examples(section: str, w: str) -> str:
     if section == "track":
         return _body(f"{w} += 1")
     if section == "count":
-        return _body(f"score += {w} / 2")
+        return _body(f"score += {w} // 2")
     if section == "value":
         return _body(_VALUE_EXAMPLES.get(w, f"money += {w}"))
     if section == "kind":
@@ -144,7 +145,7 @@ def entries() -> tuple[Entry, ...]:
         *_words("statement", G.STATEMENTS),
     ]
     out.append(Entry("game end", "phase", _SECTIONS["phase"][0], G.GAME_END.zh, G.GAME_END.doc,
-                     "on game end:\n  score += money / 5", "event"))
+                     "on game end:\n  score += money // 5", "event"))
     for name, kinds in G.ON_HANDLERS.items():
         out.append(Entry(name, "handler", "处理器", _HANDLER_ZH[name], f"`on {name}:` — for {', '.join(kinds)} cards",
                          f"on {name}:\n  money += 1", "event"))
