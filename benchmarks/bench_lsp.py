@@ -94,7 +94,7 @@ async def run(edits: int) -> None:
                 assert any(d.code == "RK224" for d in client.diags.get(combos, [])), "no cross-file diagnostic"
         lines = good.split("\n")
         n = next(i for i, s in enumerate(lines) if "effect: |" in s) + 2
-        typed = lines[:n] + ['      if played("'] + lines[n:]
+        typed = [*lines[:n], '      if played("', *lines[n:]]
         await _send(client, uri, edits + 10, "\n".join(typed))
         asked = []
         for _ in range(100):
