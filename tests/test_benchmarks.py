@@ -21,6 +21,7 @@ RUNS = {
     "bench_compiled.py": ["--games", "4", "--rounds", "1", "--build", str(BENCH.parent), *DECK],
     "bench_greedy.py": ["--games", "2", "--rounds", "1", *DECK],
     "bench_lint.py": ["--cards", "40", "--repeat", "1", *DECK],
+    "bench_lsp.py": ["--edits", "4", *DECK],
     "bench_playtest.py": ["--games", "12", "--small", "6", "--agent", "random", *DECK],
     "ceiling.py": ["--games", "5"],
     "replay_logs.py": ["write", "logs", "--limit", "3"],
