@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from rulekit.lsp import grammar
+from tests.conftest import CONTENT
 
 REPO = Path(__file__).resolve().parents[1]
 VSCODE = REPO / "editors" / "vscode"
@@ -81,7 +82,7 @@ def test_neovim_opens_a_card_with_a_typo_and_shows_the_diagnostic(tmp_path: Path
     _need(nvim is not None, "nvim (apt-get install neovim)")
     assert nvim is not None
     root = tmp_path / "content"
-    shutil.copytree(REPO / "content", root, ignore=shutil.ignore_patterns("scenarios"))
+    shutil.copytree(CONTENT, root, ignore=shutil.ignore_patterns("scenarios"))
     card = root / "policies" / "stage1.yaml"
     text = card.read_text(encoding="utf-8")
     card.write_text(text.replace("      remove it", "      remvoe it", 1), encoding="utf-8")

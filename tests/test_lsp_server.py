@@ -1,5 +1,5 @@
 """`rulekit lsp` end to end: a real LSP client (pytest-lsp) talks to the server over stdio, on a copy of the
-shipped content, as an editor would while a designer types."""
+tests' deck, as an editor would while a designer types."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import pytest_lsp
 from lsprotocol import types as T
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-CONTENT = Path(__file__).resolve().parents[1] / "content"
+from tests.conftest import CONTENT
+
 
 
 @pytest.fixture(scope="module")
