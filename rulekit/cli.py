@@ -107,6 +107,26 @@ def play(seed, players, agents, content_dir, log_file, include_tbd, only_designe
 
 
 @main.command()
+@click.option("--stdio", is_flag=True, help="经标准输入输出通信（默认，也是唯一方式） / Talk over stdin and stdout (the "
+              "default, and the only way).")
+def lsp(stdio):
+    """编辑器用的语言服务器（经标准输入输出） / The language server for editors, over stdin and stdout.
+
+    \b
+    诊断、悬停说明、补全、跳转到卡牌定义、文档大纲、效果文本着色和快速修复；
+    见 docs/editor.md。需要 lsp 附加组件：pip install 'rulekit[lsp]'。
+    Diagnostics, hover, completion, go to a card's definition, document symbols, effect
+    colouring and quick fixes; see docs/editor.md. Needs the lsp extra: pip install 'rulekit[lsp]'.
+    """
+    try:
+        from rulekit.lsp.server import main as serve
+    except ImportError as err:
+        echo(f"rulekit lsp needs pygls: pip install 'rulekit[lsp]' ({err})", err=True)
+        raise SystemExit(2) from None
+    serve()
+
+
+@main.command()
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--content", "content_dir", default=None, type=click.Path(exists=True, file_okay=False),
               help="内容文件夹（默认为记录中的文件夹，须含 rules.yaml） / The content folder the game was played "

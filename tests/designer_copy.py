@@ -22,7 +22,7 @@ TEST = "tests/test_designer_edits.py::test_the_suite_passes_against_edited_conte
 IN_COPY = "RULEKIT_DESIGNER_EDITS_COPY"
 # What the copy leaves out: git, caches, installs, outputs.
 NOT_COPIED = shutil.ignore_patterns(".git", "__pycache__", ".pytest_cache", ".hypothesis", ".rulekit_cache",
-                                    "*.egg-info", "playtest-out", "build", "dist", ".venv")
+                                    "*.egg-info", "playtest-out", "build", "dist", ".venv", "node_modules")
 NEW_CARD_ID = "designer_field_hospital"
 NEW_CARD = f"""\
 - id: {NEW_CARD_ID}

@@ -22,6 +22,7 @@ RUNS = {
     "bench_greedy.py": ["--games", "2", "--rounds", "1", *DECK],
     "bench_lint.py": ["--cards", "40", "--repeat", "1", *DECK],
     "bench_serve_reload.py": ["--saves", "1", *DECK],      # a copy, edited in a temporary folder
+    "bench_lsp.py": ["--edits", "4", *DECK],
     "bench_playtest.py": ["--games", "12", "--small", "6", "--agent", "random", *DECK],
     "ceiling.py": ["--games", "5"],
     "replay_logs.py": ["write", "logs", "--limit", "3"],

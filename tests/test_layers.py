@@ -32,7 +32,7 @@ PACKAGE = ROOT / "rulekit"
 #   `rt` of generated code), so it sits on the core and implements its Protocols.
 # - agents: choosers that read the core's Observation (and the language's AST, to estimate cards).
 # - engine: the one place a game is assembled: content compiled, rules checked, the core handed the rest.
-# - the tools on top (play, scenarios, playtest, lint, console, cli) may use what they play or check.
+# - the tools on top (play, scenarios, playtest, lint, lsp, console, cli) may use what they play or check.
 ALLOWED: dict[str, frozenset[str]] = {
     "registry": frozenset(),
     "diagnostics": frozenset(),
@@ -55,7 +55,9 @@ ALLOWED: dict[str, frozenset[str]] = {
                            "provenance", "registry"}),
     # serve: the local web page where a person plays a seat (rulekit serve); it plays games as `play` does.
     "serve": frozenset({"agents", "content", "core", "engine", "language", "model", "play", "provenance", "registry"}),
-    "cli": frozenset({"build_info", "console", "lint", "play", "playtest", "provenance", "scenarios", "serve"}),
+    # The language server checks as lint does, and reads scenario files as `rulekit test` does.
+    "lsp": frozenset({"content", "diagnostics", "language", "lint", "registry", "scenarios"}),
+    "cli": frozenset({"build_info", "console", "lint", "lsp", "play", "playtest", "provenance", "scenarios", "serve"}),
     "__main__": frozenset({"cli"}),
 }
 # Edges against the flow that exist today, each named exactly, so no new one can hide behind them.
