@@ -171,3 +171,20 @@ def test_a_stale_or_forged_answer_is_refused_with_a_message_and_the_game_waits(c
         assert len(session.answers) == 1
     finally:
         server.stop()
+
+
+def test_the_page_says_the_round_phase_and_step_the_game_stands_at(content):
+    """The page's heading reads the step from the seat's observation: the same step the engine stands at."""
+    from rulekit.agents.base import RandomAgent
+    from rulekit.engine import make_game
+    from rulekit.serve.view import page
+
+    game = make_game(content, 3, [RandomAgent(3, s) for s in range(4)])
+    seen = set()
+    while (q := game.pending()) is not None and game.state.round <= 2:
+        data = page(game.observation(0))
+        cur = game.state.cursor
+        assert (data["round"], data["phase"], data["step"]) == (game.state.round, cur.phase, cur.step)
+        seen.add(data["step"])
+        game.answer(game.choosers[q.seat].choose(game.observation(q.seat), q))
+    assert len(seen) > 3

@@ -70,6 +70,7 @@ class Observation:
     board: tuple[int, ...]
     round: int
     phase: str
+    step: str
     rules: Any
     hand: tuple
     offers: tuple
@@ -195,6 +196,7 @@ def _view_class(game: Game, me: int) -> type[Observation]:
                           doc="Cell states by index (B.TILE for a face-down tile), a copy."),
         "round": property(lambda self: game.state.round),
         "phase": property(lambda self: game.state.phase),
+        "step": property(lambda self: game.state.cursor.step, doc="The step of the phase the game stands at (public)."),
         "rules": property(lambda self: rules),
         "hand": property(lambda self: tuple(game.state.seats[me].hand), doc="This seat's own hand."),
         "offers": property(lambda self: tuple(game.state.offers)),

@@ -70,7 +70,7 @@ def page(obs: Observation, q: Question | None = None, qid: int = 0) -> dict[str,
         })
     current = obs.current_event
     return {
-        "seat": obs.seat, "players": obs.players, "round": obs.round, "phase": obs.phase,
+        "seat": obs.seat, "players": obs.players, "round": obs.round, "phase": obs.phase, "step": obs.step,
         "board": [B.STATE_NAMES[board[i]] for i in range(B.SIZE * B.SIZE)],
         "owner": list(geo.owner),
         "seats": seats,

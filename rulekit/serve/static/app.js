@@ -184,7 +184,7 @@ function render(s) {
   current = s;
   if (!s.board) return;
   const phase = PHASE_WORDS[s.phase] || s.phase;
-  $("where").textContent = `第 ${s.round} 回合 Round ${s.round} · ${phase} · 种子 seed ${s.seed}`;
+  $("where").textContent = `第 ${s.round} 回合 Round ${s.round} · ${phase} · 步骤 step ${s.step} · 种子 seed ${s.seed}`;
   const st = $("status");
   st.setAttribute("data-status", s.status);
   st.textContent = {playing: "进行中 playing", over: "已结束 over", error: "出错 error", starting: "…"}[s.status] || s.status;
