@@ -239,7 +239,10 @@ def of(card) -> CardEstimate:
         return hit[1]
     est = _Gen(card).build()
     key = id(card)
-    _cache[key] = (weakref.ref(card, lambda _, k=key: _cache.pop(k, None)), est)
+
+    def forget(_: object) -> None:
+        _cache.pop(key, None)
+    _cache[key] = (weakref.ref(card, forget), est)
     return est
 
 
@@ -268,7 +271,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
     """Writes one card's module, mirroring estimate.Walker statement by statement (a method per node
     type, as the Walker has: `s_…` gives the lines a statement runs, `e_…` an expression's code)."""
 
-    def __init__(self, card):
+    def __init__(self, card) -> None:
         self.card = card
         program = card.effect
         self.handlers = program.handlers if program is not None else ()
@@ -329,9 +332,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         exec(compile(source, f"<rulekit estimate {card.id}>", "exec"), ns)
         forced = {}
         for kind in KINDS:
-            k = next((k for k, h in enumerate(self.handlers) if holds(h.body, kind)), None)
-            if k is not None:
-                forced[kind] = (self.handlers[k], ns[f"h{k}"])
+            first = next((k for k, h in enumerate(self.handlers) if holds(h.body, kind)), None)
+            if first is not None:
+                forced[kind] = (self.handlers[first], ns[f"h{first}"])
         return CardEstimate(ns, forced, dict(self.slots), source, E.unreadable(card))
 
     def on_play(self, bodies: dict) -> list[str]:

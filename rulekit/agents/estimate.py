@@ -159,7 +159,7 @@ def play_value(card, snap: Snapshot, uses: int = 1, again: bool = False) -> tupl
 
 def setup_value(card, snap: Snapshot) -> float:
     """An advisor's `on setup`, worth now."""
-    v = 0
+    v: float = 0
     for h in handlers(card, "on", "setup"):
         v = v + worth(Walker(snap, card=card).run(h.body), snap)
     return v

@@ -140,8 +140,11 @@ class Walker(Visitor, walks=("statements", "expressions")):
     def body(self, stmts) -> Run:
         return lambda snap, a: self.block(stmts, a)
 
+    def read(self, e) -> Run:
+        return lambda snap, a: self.value(e, a)
+
     def cond(self, e) -> Run | None:
-        return None if e is None else (lambda snap, a: self.value(e, a))
+        return None if e is None else self.read(e)
 
     # ---- statements ------------------------------------------------------------------------
     def s_TrackChange(self, s: ast.TrackChange, acc: Acc) -> Acc:
@@ -174,7 +177,7 @@ class Walker(Visitor, walks=("statements", "expressions")):
     def s_PlayerWith(self, s: ast.PlayerWith, acc: Acc) -> Acc:
         if self.as_subject:
             return self.block(s.body, acc)
-        return player_with(self.snap, AccOps, acc, s.which, self.cond(s.expr), self.body(s.body))
+        return player_with(self.snap, AccOps, acc, s.which, self.read(s.expr), self.body(s.body))
 
     def s_ChoosePlayer(self, s: ast.ChoosePlayer, acc: Acc) -> Acc:
         """Reached only when I was asked inside it (block() weighs the seats otherwise): mine."""
