@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 from rulekit.agents.snapshot import (
     _RANGES, Acc, AccOps, aggregate, as_event, as_seat, as_seat_value, back, block_work, cap, choice_kind,
-    choose_options, count_played, count_players, each_player, gain, handlers, me_block, num_of, Ops, over_events,
-    player_with, policy_utility, ranges_of, read_as, Run, seat_numbers, Snapshot, transfer, truth, unseen_events,
-    visit, with_event, worth, worth_at,
+    choose_options, count_played, count_players, each_player, gain, handlers, me_block, meanings, num_of, Ops,
+    over_events, player_with, policy_utility, ranges_of, read_as, Run, seat_numbers, Snapshot, transfer, truth,
+    unseen_events, visit, with_event, worth, worth_at,
 )
 from rulekit.agents.walker import (
     compare, counter_values, counter_values_of, event_harm, Walker,
@@ -111,6 +111,7 @@ __all__ = [
     "is_lasting",
     "lasting",
     "me_block",
+    "meanings",
     "modifier",
     "modifier_of",
     "num_of",

@@ -5,7 +5,7 @@ readings both readers share (visiting players, moving things between them, event
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from rulekit import registry
@@ -14,6 +14,7 @@ from rulekit.agents.weights import (
 )
 from rulekit.core import quantities as Q
 from rulekit.language import ast
+from rulekit.language.resolve import Meaning, resolve_program
 
 T = TypeVar("T")
 
@@ -554,6 +555,29 @@ def truth(v) -> float:
     if isinstance(v, float) and 0.0 < v < 1.0:
         return v
     return 1.0 if v else 0.0
+
+
+# ---- what the effect's names mean --------------------------------------------------------------------
+
+_resolved: dict[int, tuple[ast.Program, Mapping[ast.Node, Meaning]]] = {}
+
+
+def meanings(card) -> Mapping[ast.Node, Meaning]:
+    """What every name of the card's effect means, for both readers: the checker's table (Checked.meaning,
+    rulekit/language/resolve.py), or for a card made without the checker (a test's, a scenario file's) the
+    resolver's table of its effect, made once per effect. A combo's table already holds its `when:` too
+    (the loader merges the two). Empty for no card: a reader then goes by the words alone."""
+    program = card.effect if card is not None else None
+    if program is None:
+        return {}
+    checked = card.checked
+    if checked is not None and checked.program is program:
+        return checked.meaning
+    hit = _resolved.get(id(program))
+    if hit is None or hit[0] is not program:
+        table = resolve_program(program, counters=[name for name, _ in card.counters], params=dict(card.params)).meaning
+        hit = _resolved[id(program)] = (program, table)
+    return hit[1]
 
 
 def handlers(card, form: str | None = None, event: str | None = None):
