@@ -12,7 +12,8 @@ the Walker step by step): a changed weight reaches both; a changed rule of the W
 made in estgen too, and tests/test_estimate_agree.py fails until the two give the same numbers.
 What both readers do alike (visiting players, moving things between them, events, time) is
 written once (snapshot.py) and called by both, each with its own way of holding what it found (`AccOps`
-here, estgen's list operations there).
+here, estgen's list operations there). Neither decides what a name is: both read the checker's table of
+what every name means (Checked.meaning, through snapshot.meanings), as the game's own code does.
 
 A few constructs cannot be valued from the text at all; `unreadable(card)` names them, and the
 agent measures such a card by a short lookahead instead (rulekit/agents/greedy.py).
