@@ -15,7 +15,7 @@ import rulekit
 from rulekit import registry
 from rulekit.core import board as B
 from rulekit.core.errors import EffectError
-from rulekit.core.questions import CARD_WORDS, CELL_WORDS, KINDS, SEAT_WORDS
+from rulekit.core.questions import CARD_WORDS, CELL_WORDS, KINDS, SEAT_WORDS, Form
 from rulekit.agents import make_agent, seat_agents
 from rulekit.engine import new_game
 from rulekit.provenance import agent_code, engine_code
@@ -109,8 +109,11 @@ ANYTHING = _plain("anything", lambda v: True)
 
 # The answer of each kind of question, as JSON (cells and actions are lists, `null` is "no card"): the
 # core's one table of question kinds (rulekit/core/questions.py KINDS), which scenarios and agents read too.
-ANSWERS: dict[str, Shape] = {kind.value: Shape(form.answer, lambda v, rec, n, form=form: form.check(v, n))
-                             for kind, form in KINDS.items()}
+def _answer(form: Form) -> Shape:
+    return Shape(form.answer, lambda v, rec, n: form.check(v, n))
+
+
+ANSWERS: dict[str, Shape] = {kind.value: _answer(form) for kind, form in KINDS.items()}
 QUESTION = _plain("a kind of question: " + ", ".join(ANSWERS), lambda v: isinstance(v, str) and v in ANSWERS)
 ANSWER = Shape("the answer, of the form its question `q` takes",
                lambda v, rec, n: rec.get("q") in ANSWERS and ANSWERS[rec["q"]].ok(v, rec, n),

@@ -29,6 +29,7 @@ import weakref
 from rulekit import registry
 from rulekit.agents import estimate as E
 from rulekit.language import ast
+from rulekit.language import resolve as rs
 from rulekit.language.visitor import Visitor
 
 ERRORS = (ArithmeticError, TypeError, ValueError, KeyError)   # what the reference walk skips
@@ -42,6 +43,7 @@ SLOTS = UP + 1                 # the first slot of a counter or bound name; what
 DERIVED = E.DERIVED
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 KINDS = ("choose", "may", "amount", "player")
+NAMED = (rs.LOCAL, rs.COUNTER)     # the kinds of name the list holds in a slot of its own
 
 
 # ---- what generated code calls ------------------------------------------------------------------------
@@ -239,7 +241,10 @@ def of(card) -> CardEstimate:
         return hit[1]
     est = _Gen(card).build()
     key = id(card)
-    _cache[key] = (weakref.ref(card, lambda _, k=key: _cache.pop(k, None)), est)
+
+    def forget(_: object) -> None:
+        _cache.pop(key, None)
+    _cache[key] = (weakref.ref(card, forget), est)
     return est
 
 
@@ -268,7 +273,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
     """Writes one card's module, mirroring estimate.Walker statement by statement (a method per node
     type, as the Walker has: `s_…` gives the lines a statement runs, `e_…` an expression's code)."""
 
-    def __init__(self, card):
+    def __init__(self, card) -> None:
         self.card = card
         program = card.effect
         self.handlers = program.handlers if program is not None else ()
@@ -282,6 +287,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         self.n = 0
         self.trigger: str | None = None
         self.card_mode = False          # inside `count(played where …)`: stage and price are the card's
+        self.meaning = E.meanings(card)  # what each name means (Checked.meaning); read, never decided again
+        self.params = dict(card.params)
 
     def fresh(self, prefix: str) -> str:
         self.n += 1
@@ -329,9 +336,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         exec(compile(source, f"<rulekit estimate {card.id}>", "exec"), ns)
         forced = {}
         for kind in KINDS:
-            k = next((k for k, h in enumerate(self.handlers) if holds(h.body, kind)), None)
-            if k is not None:
-                forced[kind] = (self.handlers[k], ns[f"h{k}"])
+            first = next((k for k, h in enumerate(self.handlers) if holds(h.body, kind)), None)
+            if first is not None:
+                forced[kind] = (self.handlers[first], ns[f"h{first}"])
         return CardEstimate(ns, forced, dict(self.slots), source, E.unreadable(card))
 
     def on_play(self, bodies: dict) -> list[str]:
@@ -485,7 +492,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     # ---- statements (the Walker's s_ methods): lines run inside the statement's try --------------------------
     def s_TrackChange(self, s: ast.TrackChange) -> list[str]:
-        k = self.slots.get(s.track)
+        m = self.meaning.get(s)
+        named = m is None or m.kind in NAMED            # no table: by the words alone
+        k = self.slots.get(s.track) if named else None
         out: list[str] = []
         if k is not None:                   # a name that changes, once bound; a track's name never is one
             if s.op == "=":
@@ -727,6 +736,25 @@ class _Gen(Visitor, walks=("statements", "expressions")):
     e_Str = e_Num
 
     def e_Name(self, e: ast.Name) -> tuple[str, bool]:
+        m = self.meaning.get(e)
+        k = None if m is None else self.slots.get(m.name)
+        if m is None or m.kind == rs.UNKNOWN or (m.kind in NAMED and k is None):
+            return self.by_words(e)             # no table, or a word no checked card has: by the words alone
+        kind, name = m.kind, m.name
+        if kind in NAMED:                       # the effect's own name, or a counter: 0 until bound
+            return f"(a[{k}] if a[{k}] is not UNB else 0)", False
+        if kind == rs.PARAM:
+            return repr(self.params.get(name, 0)), True
+        if kind == rs.CARD:                     # the counted card's, inside `count(played where …)`; nothing outside
+            return ("cv[0]" if name == "stage" else "cv[1]") if self.card_mode else "0", True
+        if kind == rs.TRACK:
+            k = TRACK[name]
+            return f"(w.tf[{k}] + a[{k}])", True
+        if kind == rs.COUNT:
+            return self.count_of(name), True
+        return self.game_value(name), True      # rs.VALUE
+
+    def by_words(self, e: ast.Name) -> tuple[str, bool]:
         static = self.name(e.name)
         k = self.slots.get(e.name)
         if k is None:
@@ -798,8 +826,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         return "0"
 
     def name(self, name: str) -> str:
-        """Walker.name for a name no `let` holds."""
-        params = dict(self.card.params)
+        """Walker.name for a name no `let` holds, by the words alone (a card without a table)."""
+        params = self.params
         if name in params:          # a number the card names (`params:`): a constant
             return repr(params[name])
         if self.card_mode and name in registry.CARD_VALUES:
@@ -807,10 +835,18 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         if name in TRACK:
             k = TRACK[name]
             return f"(w.tf[{k}] + a[{k}])"
+        if name in COUNT or name in DERIVED:
+            return self.count_of(name)
+        return self.game_value(name)
+
+    def count_of(self, name: str) -> str:
+        """A board count (resolve.COUNT): a state's, or the sum of the states it counts (DERIVED)."""
         if name in COUNT:
             return f"a[{COUNT[name]}]"
-        if name in DERIVED:
-            return "(" + " + ".join(["0"] + [f"a[{COUNT[s]}]" for s in DERIVED[name]]) + ")"
+        return "(" + " + ".join(["0"] + [f"a[{COUNT[s]}]" for s in DERIVED[name]]) + ")"
+
+    def game_value(self, name: str) -> str:
+        """A value the game provides (resolve.VALUE): the card's uses, the subject's hand and board, the round."""
         if name in ("uses", "hand", "round", "players"):
             return f"w.{name}"
         if name == "revealed":

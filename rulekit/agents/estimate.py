@@ -12,7 +12,8 @@ the Walker step by step): a changed weight reaches both; a changed rule of the W
 made in estgen too, and tests/test_estimate_agree.py fails until the two give the same numbers.
 What both readers do alike (visiting players, moving things between them, events, time) is
 written once (snapshot.py) and called by both, each with its own way of holding what it found (`AccOps`
-here, estgen's list operations there).
+here, estgen's list operations there). Neither decides what a name is: both read the checker's table of
+what every name means (Checked.meaning, through snapshot.meanings), as the game's own code does.
 
 A few constructs cannot be valued from the text at all; `unreadable(card)` names them, and the
 agent measures such a card by a short lookahead instead (rulekit/agents/greedy.py).
@@ -25,9 +26,9 @@ from dataclasses import dataclass
 
 from rulekit.agents.snapshot import (
     _RANGES, Acc, AccOps, aggregate, as_event, as_seat, as_seat_value, back, block_work, cap, choice_kind,
-    choose_options, count_played, count_players, each_player, gain, handlers, me_block, num_of, Ops, over_events,
-    player_with, policy_utility, ranges_of, read_as, Run, seat_numbers, Snapshot, transfer, truth, unseen_events,
-    visit, with_event, worth, worth_at,
+    choose_options, count_played, count_players, each_player, gain, handlers, me_block, meanings, num_of, Ops,
+    over_events, player_with, policy_utility, ranges_of, read_as, Run, seat_numbers, Snapshot, transfer, truth,
+    unseen_events, visit, with_event, worth, worth_at,
 )
 from rulekit.agents.walker import (
     compare, counter_values, counter_values_of, event_harm, Walker,
@@ -111,6 +112,7 @@ __all__ = [
     "is_lasting",
     "lasting",
     "me_block",
+    "meanings",
     "modifier",
     "modifier_of",
     "num_of",
@@ -159,7 +161,7 @@ def play_value(card, snap: Snapshot, uses: int = 1, again: bool = False) -> tupl
 
 def setup_value(card, snap: Snapshot) -> float:
     """An advisor's `on setup`, worth now."""
-    v = 0
+    v: float = 0
     for h in handlers(card, "on", "setup"):
         v = v + worth(Walker(snap, card=card).run(h.body), snap)
     return v

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Collection
 
 from rulekit.agents import estgen
 from rulekit.agents import estimate as E
@@ -80,12 +81,13 @@ class GreedyAgent:
         self.stream = stream_of(seed)      # its generators, from the harness (never the game's seed itself)
         self.rng = self.stream("greedy", seat)
         self.seat = seat
-        self._cache_key = None
+        self._cache_key: tuple | None = None
         self._cache: dict = {}
         self._switched: set = set()     # (round, card id): switch a card at most once a round
         self._cards: dict = {}          # card id or name -> (card, its reading, playable): a game's content stays put
         self._on = {kind: getattr(self, "on_" + kind.value, self.on_other) for kind in Ask}
-        self._obs = self._cell = None
+        self._obs: Observation | None = None
+        self._cell: dict | None = None
         self._words: dict[str, str] = {}    # question text -> its first word
 
     def choose(self, obs: Observation, q: Question) -> int:
@@ -154,8 +156,10 @@ class GreedyAgent:
 
     def cells(self, obs) -> dict:
         """Cell -> (index, its neighbours' states as a function of the board, mine?), for the observed game."""
-        if self._obs is not obs:
-            self._obs, self._cell = obs, cell_table(obs.geometry, self.seat)
+        if self._obs is not obs or self._cell is None:
+            cell = cell_table(obs.geometry, self.seat)
+            self._obs, self._cell = obs, cell
+            return cell
         return self._cell
 
     def card(self, obs, ref: str) -> tuple:
@@ -179,7 +183,7 @@ class GreedyAgent:
             hit = self._cache[key] = est.value(snap, uses, again)
         return hit
 
-    def card_worth(self, obs, snap: E.Snapshot, names: set, ref: str) -> float:
+    def card_worth(self, obs, snap: E.Snapshot, names: Collection[str], ref: str) -> float:
         """What holding a card is worth: its play worth (or reaction worth) less its price."""
         card, est, playable = self.card(obs, ref)
         if card.name in names:
@@ -511,7 +515,7 @@ class GreedyAgent:
 
     def on_react(self, obs, q: Question) -> int:
         snap = self.snapshot(obs)
-        card, est, _ = self.card(obs, q.card)
+        card, est, _ = self.card(obs, asked(q))
         ev = obs.current_event
         worth = est.react(snap) if ev is None else E.with_event(snap, ev, est.react, estgen.harm)
         return q.options.index(worth - obs.price(card) * E.MONEY > 0)
@@ -547,9 +551,10 @@ class GreedyAgent:
             self.no_snapshot(obs)
             return q.options.index(0)
         snap = self.snapshot(obs)
-        name = self.card(obs, q.card)[0].name
+        ref = asked(q)
+        name = self.card(obs, ref)[0].name
         worth = self.card_worth(obs, snap, {name} if any(e.card.name == name for e in obs.tableau(self.seat)) else (),
-                                q.card)
+                                ref)
         bid = int(worth / E.MONEY * 0.5)
         return q.options.index(max(0, min(bid, top - BID_RESERVE)))
 
@@ -574,6 +579,13 @@ class Lookahead:
 POLICY = estgen.TRACK["policy"]
 HEALTHY, MILD, SEVERE = B.HEALTHY, B.MILD, B.SEVERE
 HARMFUL = (B.MILD, B.SEVERE, B.DEAD)    # what endangers a healthy neighbour
+
+
+def asked(q: Question) -> str:
+    """The card a reaction's or an auction's question is about: the core always names it."""
+    if q.card is None:
+        raise ValueError(f"a {q.kind.value} question that names no card")
+    return q.card
 
 
 def cell_table(geo, seat: int) -> dict:

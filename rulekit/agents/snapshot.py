@@ -5,8 +5,8 @@ readings both readers share (visiting players, moving things between them, event
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, TypeVar
 
 from rulekit import registry
 from rulekit.agents.weights import (
@@ -14,6 +14,9 @@ from rulekit.agents.weights import (
 )
 from rulekit.core import quantities as Q
 from rulekit.language import ast
+from rulekit.language.resolve import Meaning, resolve_program
+
+T = TypeVar("T")
 
 
 def cap(v):
@@ -48,14 +51,28 @@ class Snapshot:
     # Worked out at most once a question, when first needed: policy_utility at the subject's policy,
     # seal_value, quantities without one card's modifier, other seats' numbers, the events not yet
     # drawn and what each is worth to the player, the healthy neighbours of its dead, card counters.
-    pu0 = seal = without = seats = unseen = harm = spread = counters = None
+    pu0: float | None = None
+    seal: float | None = None
+    without: dict[tuple[str, int, str], int] | None = None
+    seats: dict[int, tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...], int, int]] | None = None
+    unseen: tuple[tuple[Any, float], ...] | None = None
+    harm: dict[tuple[str, str], tuple[float, tuple[float, ...]]] | None = None
+    spread: int | None = None
+    counters: dict[str, tuple[int, ...]] | None = None
     # The reading under way (Walker's parameters, for the generated reading): uses, the answer
     # forced at the first choice of kind fk, whether the player is the subject of every block, and
     # the statements read so far (against WORK).
-    uses, fk, force, as_subject, work = 1, None, None, False, 0
+    uses: int = 1
+    fk: str | None = None
+    force: Any = None
+    as_subject: bool = False
+    work: int = 0
     # An event being weighed (`when event:`, `event(…)`), and what preventing it is worth; a reading
     # of an event for the player only (no other seat's gain counts), with the losses it found.
-    ev, pv, mine_only, losses = None, 0.0, False, None
+    ev: Any = None
+    pv: float = 0.0
+    mine_only: bool = False
+    losses: list[float] | None = None
 
     def __init__(self, obs, seat: int):
         self.obs, self.seat, self.me = obs, seat, seat
@@ -65,7 +82,7 @@ class Snapshot:
         self.tf = tuple(map(float, t))        # the tracks as floats, for the generated reading (estgen)
         self.base = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, *c, 0.0, 0.0, 0.0]         # a new Acc, as a list (estgen)
         self.order = obs.in_order()
-        self.who = [seat]                      # the subject of each block being read, outermost first
+        self.who: list[int | None] = [seat]                    # the subject of each block being read, outermost first
         left, events = obs.rules.max_rounds - rnd + 1, obs.events_left
         rl = events if events < left else left
         self.rounds_left = rl = rl if rl > 1 else 1                            # max(1, min(left, events))
@@ -170,8 +187,8 @@ class Acc:
     __slots__ = ("counts", "d", "dprevent", "env", "extra", "up")
 
     def __init__(self, snap: Snapshot):
-        self.d = dict.fromkeys(TRACKS, 0.0)
-        self.counts = dict(snap.counts)
+        self.d: dict[str, float] = dict.fromkeys(TRACKS, 0.0)
+        self.counts: dict[str, float] = dict(snap.counts)
         self.extra = 0.0
         self.env: dict = {}
         self.dprevent = 0.0
@@ -284,7 +301,7 @@ class AccOps:
 
 
 # A block body, or an expression, as either reader runs it: (snapshot, what was found) -> ...
-Run = Callable[[Snapshot, object], object]
+Run = Callable[[Snapshot, Any], Any]
 
 
 def visit(snap: Snapshot, ops: Ops, acc, p: int, q: float, run: Run):
@@ -477,7 +494,7 @@ def unseen_events(snap: Snapshot) -> tuple:
     return snap.unseen
 
 
-def with_event(snap: Snapshot, card, fn: Callable[[Snapshot], float], harm) -> float:
+def with_event(snap: Snapshot, card, fn: Callable[[Snapshot], T], harm) -> T:
     """fn read with `card` as the event being weighed: `event(…)` tells it, `prevent` is worth its harm."""
     saved = snap.ev, snap.pv
     snap.pv = -harm(card, snap)[0]
@@ -538,6 +555,29 @@ def truth(v) -> float:
     if isinstance(v, float) and 0.0 < v < 1.0:
         return v
     return 1.0 if v else 0.0
+
+
+# ---- what the effect's names mean --------------------------------------------------------------------
+
+_resolved: dict[int, tuple[ast.Program, Mapping[ast.Node, Meaning]]] = {}
+
+
+def meanings(card) -> Mapping[ast.Node, Meaning]:
+    """What every name of the card's effect means, for both readers: the checker's table (Checked.meaning,
+    rulekit/language/resolve.py), or for a card made without the checker (a test's, a scenario file's) the
+    resolver's table of its effect, made once per effect. A combo's table already holds its `when:` too
+    (the loader merges the two). Empty for no card: a reader then goes by the words alone."""
+    program = card.effect if card is not None else None
+    if program is None:
+        return {}
+    checked = card.checked
+    if checked is not None and checked.program is program:
+        return checked.meaning
+    hit = _resolved.get(id(program))
+    if hit is None or hit[0] is not program:
+        table = resolve_program(program, counters=[name for name, _ in card.counters], params=dict(card.params)).meaning
+        hit = _resolved[id(program)] = (program, table)
+    return hit[1]
 
 
 def handlers(card, form: str | None = None, event: str | None = None):

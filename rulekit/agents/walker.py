@@ -10,13 +10,15 @@ from collections.abc import Callable
 from rulekit import registry
 from rulekit.agents.snapshot import (
     Acc, AccOps, aggregate, as_event, block_work, cap, choice_kind, choose_options, count_played, count_players,
-    each_player, handlers, me_block, num_of, player_with, Run, Snapshot, transfer, truth, visit, worth, worth_at,
+    each_player, handlers, me_block, meanings, num_of, player_with, Run, Snapshot, transfer, truth, visit, worth,
+    worth_at,
 )
 from rulekit.agents.weights import (
-    CHANCE, DERIVED, DISCARD, DRAW, IT_STATE, KIND_STATES, LATER, MAX_REPEAT, PREVENT, REVEAL, TRACKS, TRANSITION,
-    VERB_ORDER, VERB_TO, WORK,
+    CHANCE, DERIVED, DISCARD, DRAW, IT_STATE, KIND_STATES, LATER, MAX_REPEAT, PREVENT, REVEAL, TRACK_INDEX, TRACKS,
+    TRANSITION, VERB_ORDER, VERB_TO, WORK,
 )
 from rulekit.language import ast
+from rulekit.language import resolve as rs
 from rulekit.language.visitor import Visitor
 
 
@@ -48,6 +50,7 @@ class Walker(Visitor, walks=("statements", "expressions")):
         self.as_subject = as_subject    # I am the subject of every player block (I was asked)
         self.card = card                # whose counters (and params) the effect reads
         self.card_params = dict(card.params) if card is not None else {}   # `params:`: constants
+        self.meaning = meanings(card)   # what each name means (Checked.meaning); read, never decided again
         self.cv = None                  # (stage, price) of the card `count(played where …)` is reading
         self.pv = snap.pv if trigger == "event" else PREVENT.get(trigger or "", 0.0)
 
@@ -140,12 +143,19 @@ class Walker(Visitor, walks=("statements", "expressions")):
     def body(self, stmts) -> Run:
         return lambda snap, a: self.block(stmts, a)
 
+    def read(self, e) -> Run:
+        return lambda snap, a: self.value(e, a)
+
     def cond(self, e) -> Run | None:
-        return None if e is None else (lambda snap, a: self.value(e, a))
+        return None if e is None else self.read(e)
 
     # ---- statements ------------------------------------------------------------------------
     def s_TrackChange(self, s: ast.TrackChange, acc: Acc) -> Acc:
-        if s.track in acc.env:                  # a name that changes, or a counter (`charges -= 1`)
+        m = self.meaning.get(s)
+        # A name that changes, once bound, or a counter (`charges -= 1`); a track otherwise (a name not
+        # bound yet reads as no track: its statement fails, as the game's would).
+        named = s.track in acc.env if m is None else m.kind in _NAMED and m.name in acc.env
+        if named:
             if s.op == "=":
                 acc.env[s.track] = self.value(s.expr, acc)
             else:
@@ -174,7 +184,7 @@ class Walker(Visitor, walks=("statements", "expressions")):
     def s_PlayerWith(self, s: ast.PlayerWith, acc: Acc) -> Acc:
         if self.as_subject:
             return self.block(s.body, acc)
-        return player_with(self.snap, AccOps, acc, s.which, self.cond(s.expr), self.body(s.body))
+        return player_with(self.snap, AccOps, acc, s.which, self.read(s.expr), self.body(s.body))
 
     def s_ChoosePlayer(self, s: ast.ChoosePlayer, acc: Acc) -> Acc:
         """Reached only when I was asked inside it (block() weighs the seats otherwise): mine."""
@@ -353,7 +363,25 @@ class Walker(Visitor, walks=("statements", "expressions")):
     e_Str = e_Num
 
     def e_Name(self, e: ast.Name, acc: Acc):
-        return self.name(e.name, acc)
+        m = self.meaning.get(e)
+        if m is None:                       # no table (a Walker without its card): by the words alone
+            return self.name(e.name, acc)
+        kind, name = m.kind, m.name
+        if kind in _NAMED:                  # the effect's own name, or a counter: 0 until bound
+            return acc.env.get(name, 0)
+        if kind == rs.TRACK:
+            return self.snap.t[TRACK_INDEX[name]] + acc.d[name]
+        if kind == rs.COUNT:
+            c = acc.counts
+            return c[name] if name in c else sum(c[k] for k in DERIVED[name])
+        if kind == rs.PARAM:
+            return self.card_params.get(name, 0)
+        if kind == rs.CARD:                 # the counted card's, inside `count(played where …)`; nothing outside
+            cv = self.cv
+            return 0 if cv is None else cv[0] if name == "stage" else cv[1]
+        if kind == rs.VALUE:
+            return self.game_value(name, acc)
+        return self.name(name, acc)         # an unknown word (never in a checked card): by the words alone
 
     def e_BinOp(self, e: ast.BinOp, acc: Acc):
         a, b = self.num(e.left, acc), self.num(e.right, acc)
@@ -419,8 +447,13 @@ class Walker(Visitor, walks=("statements", "expressions")):
             return c[name]
         if name in DERIVED:
             return sum(c[k] for k in DERIVED[name])
+        return self.game_value(name, acc)
+
+    def game_value(self, name: str, acc: Acc):
+        """A value the game provides (resolve.VALUE): the card's uses, the subject's hand and board, the round."""
         if name == "uses":
             return self.uses
+        snap = self.snap
         if name == "hand":
             return snap.hand
         if name == "round":
@@ -428,7 +461,7 @@ class Walker(Visitor, walks=("statements", "expressions")):
         if name == "players":
             return snap.players
         if name == "revealed":
-            return float(c["tiles"] <= 0)
+            return float(acc.counts["tiles"] <= 0)
         return 0
 
     def call(self, e: ast.Call, acc: Acc):
@@ -458,6 +491,9 @@ class Walker(Visitor, walks=("statements", "expressions")):
             arg = e.args[0]
             return aggregate(snap, AccOps, acc, f == "highest", lambda w, a: self.value(arg, a))
         return 0
+
+
+_NAMED = (rs.LOCAL, rs.COUNTER)    # the kinds of name an Acc holds by name (Acc.env)
 
 
 def compare(op: str, a, b) -> bool:
