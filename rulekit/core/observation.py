@@ -45,9 +45,16 @@ class EntryView(NamedTuple):
     counters: Mapping[str, int]
 
 
+_NO_COUNTERS: Mapping[str, int] = MappingProxyType({})
+_new_view = tuple.__new__
+
+
 def entry_view(e: Any) -> EntryView:
-    return EntryView(e.card, e.uses, e.last_round, e.on, e.spent, e.played_round, e.switched_round,
-                     MappingProxyType(dict(e.counters)))
+    # Read for every entry at every look at a tableau: built as a plain tuple (what NamedTuple's __new__ does,
+    # without its argument handling), and one shared empty mapping for the many entries with no counters.
+    counters = e.counters
+    return _new_view(EntryView, (e.card, e.uses, e.last_round, e.on, e.spent, e.played_round, e.switched_round,
+                                 MappingProxyType(dict(counters)) if counters else _NO_COUNTERS))
 
 
 def advisors_hidden(game: Game) -> bool:
