@@ -24,8 +24,9 @@ from rulekit.core.state import Entry, SeatState
 if TYPE_CHECKING:
     from rulekit.core.game import Game
 
-VERB_TARGET = {"cure": B.HEALTHY, "treat": B.MILD, "infect": B.MILD, "worsen": B.SEVERE,
-               "kill": B.DEAD, "remove": B.EMPTY}
+# The state a cell ends in for each board verb that changes a cell in place (move has its own op), from the
+# registry's one table.
+VERB_TARGET = {name: B.STATE_BY_NAME[v.target] for name, v in registry.VERBS.items() if v.target in B.STATE_BY_NAME}
 KIND_CODES = {k: tuple(B.STATE_BY_NAME[s] for s in states) for k, states in registry.KIND_STATES.items()}
 # The cell states each board verb can act on (`VERB it` checks the cell still qualifies).
 VERB_FROM = {name: tuple(sorted({c for k in v.kinds for c in KIND_CODES[k]})) for name, v in registry.VERBS.items()}
