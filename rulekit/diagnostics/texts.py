@@ -1815,6 +1815,32 @@ DOCS: dict[R, Doc] = _docs(
               money += gain
         """, extra="\n  params: {gain: 2}"),
     ),
+    _doc(
+        R.SELF_COMPARISON,
+        """
+        Finds a comparison whose two sides are written the same, such as `money > money`.
+        """,
+        """
+        Both sides read the same value of the same player, so the comparison is always false (`<`, `>`,
+        `!=`) or always true (`==`, `<=`, `>=`): a block under it never runs, or always does. It is
+        nearly always meant as "more than mine": inside `each player where …` every name reads that
+        player, so the owner's own value has to be noted first.
+        """,
+        _policy("""
+            on play:
+              each other player where money > money:
+                money -= 1
+        """),
+        """
+        Note the owner's value with `let` before the player block and compare with that.
+        """,
+        _policy("""
+            on play:
+              let mine = money
+              each other player where money > mine:
+                money -= 1
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

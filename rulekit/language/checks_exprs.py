@@ -42,10 +42,19 @@ def zh(table: Mapping[str, object], name: str) -> str:
     return f" ({word})" if word else ""
 
 
+def _it_hint() -> str:
+    def of(binds: str) -> str:
+        return ", ".join(f"`when {t.name}`" for t in registry.TRIGGERS.values() if t.binds == binds)
+    return f"`it` is the cell of {of('cell')}, or the card of {of('card')}"
+
+
+_IT_HINT = _it_hint()
+
+
 def unknown_word(word: str, table: Mapping[str, object], what: str) -> tuple[str, str | None]:
     """'unknown track 'medicl' — did you mean 'medical' (医疗)?' plus a hint listing the choices."""
     by_zh = [name for name, w in table.items() if getattr(w, "zh", None) == word]
-    guess = by_zh[0] if by_zh else nearest(word, sorted(table))
+    guess = by_zh[0] if by_zh else nearest(word, sorted(k for k in table if k != word))
     msg = f"unknown {what} '{word}'"
     if guess:
         msg += f" — did you mean '{guess}'{zh(table, guess)}?"
@@ -161,8 +170,7 @@ class ExprChecks(Visitor, walks=("expressions",)):
         trig = registry.TRIGGERS.get(self.handler.event) if self.handler and self.handler.form != "on" else None
         if trig is None or trig.binds is None:
             where = f"in {a_word(self.handler.event)} handler" if self.handler and trig else "here"
-            self.report(R.IT_WITHOUT_TRIGGER, pos, f"`it` means nothing {where}",
-                        hint="`it` is the cell of a reveal or death trigger, or the card of an unsold trigger")
+            self.report(R.IT_WITHOUT_TRIGGER, pos, f"`it` means nothing {where}", hint=_IT_HINT)
             return None
         return CELL if trig.binds == "cell" else CARD
 
@@ -259,6 +267,7 @@ class ExprChecks(Visitor, walks=("expressions",)):
         return NUM
 
     def e_Compare(self, e: ast.Compare) -> str:
+        self.self_comparison(e)
         if e.op in ("==", "!="):
             lt, rt = self.value(e.left), self.value(e.right)
             if None in (lt, rt) or (lt == rt and lt in (NUM, BOOL)):
@@ -271,6 +280,15 @@ class ExprChecks(Visitor, walks=("expressions",)):
         self.number(e.left, f"'{e.op}'")
         self.number(e.right, f"'{e.op}'")
         return BOOL
+
+    def self_comparison(self, e: ast.Compare) -> None:
+        left, right = show(e.left), show(e.right)
+        if left != right or "…" in left:
+            return
+        always = "true" if e.op in ("==", "<=", ">=") else "false"
+        self.report(R.SELF_COMPARISON, e.pos, f"`{left} {e.op} {right}` compares {left} with itself, so it is always {always}",
+                    hint="compare with what the card means, such as another player's value noted with "
+                         f"`let mine = {left}` before the player block, or a number")
 
     def e_Name(self, e: ast.Name) -> str | None:
         meaning = self.res.meaning[e]

@@ -122,6 +122,13 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             return
         table = {**{k: registry.Word(k, "", "") for k in registry.ON_HANDLERS}, **registry.PHASES,
                  "game": registry.GAME_END}
+        if h.event == "game":
+            self.report(R.UNKNOWN_HANDLER, h.edge_pos if h.edge else h.event_pos,
+                        f"there is no `on game {h.edge}`: the game's handler is `on game end`" if h.edge
+                        else "`on game` needs 'end': the game's handler is `on game end`",
+                        hint="as the game starts, an advisor runs `on setup:`; every round starts with `on round start:`, "
+                             "and the game ends with `on game end:`")
+            return
         msg, _ = unknown_word(h.event, table, "handler")
         self.report(R.UNKNOWN_HANDLER, h.event_pos, msg,
                     hint="write `on play`, `on setup`, `on resolve`, `on game end`, or `on PHASE start` / "
@@ -305,7 +312,7 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             hint = f"write a declaration: `modify {track} by …`"
         else:
             msg, hint = unknown_word(track, registry.SETTABLE, "track")
-            if "did you mean" not in msg:
+            if "did you mean" not in msg and self.kind in registry.LASTING_KINDS:
                 hint = (hint or "") + ("; " if hint else "") + \
                     f"a number the card keeps needs `counters: {{{track}: 0}}` beside `effect:`"
         self.report(R.UNKNOWN_TRACK, pos, msg, hint=hint)
@@ -536,6 +543,12 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             if s.verb in registry.TILE_VERBS:
                 self.report(R.VERB_WRONG_KIND, s.verb_pos, f"`{s.verb}` takes a number of tiles, not `it`",
                             hint=f"write `{s.verb} N tiles`")
+            elif s.verb in registry.TRANSFERS:
+                card = self.handler is not None and self.handler.event == "unsold"
+                self.report(R.VERB_WRONG_KIND, s.verb_pos, f"`{s.verb}` moves an amount between players, not `it`" +
+                            (": the card `it` is still in your hand" if card else ""),
+                            hint=f"write `{s.verb} 1 card` (or `{s.verb} 2 money`) inside a player block such as "
+                                 "`choose other player:`" + ("; to let the card go, write `discard it`" if card else ""))
             elif s.verb in registry.VERBS:
                 self.report(R.VERB_WRONG_KIND, s.verb_pos, f"`{s.verb}` takes an amount and a kind of resident, not `it`",
                             hint=f"write `{s.verb} 1 mild`: the subject picks which resident and where it goes")
