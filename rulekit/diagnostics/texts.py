@@ -1841,6 +1841,29 @@ DOCS: dict[R, Doc] = _docs(
                 money -= 1
         """),
     ),
+    _doc(
+        R.NEXT_TO,
+        """
+        Finds `next to` after a statement that is not a board verb (`reveal`, `move`, `take`…), with
+        a word that is not a kind of resident, or as `next to it` where `it` is a card.
+        """,
+        """
+        `next to` narrows the residents a board verb may pick to those orthogonally next to a kind
+        (or to the trigger's cell); a statement that picks no residents, or an `it` that is no cell,
+        leaves it nothing to mean.
+        """,
+        _policy("""
+            when unsold:
+              cure all mild next to it
+        """),
+        """
+        Use `next to it` in a trigger whose `it` is a cell, or name a kind.
+        """,
+        _policy("""
+            when reveal mild:
+              cure all mild next to it
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

@@ -246,7 +246,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         elif st.verb == "move":
             call = f"rt.move(f, {s}, {mode!r}, {n}, {st.kind!r})"
         else:
-            call = f"rt.board_verb(f, {s}, {st.verb!r}, {mode!r}, {n}, {st.kind!r})"
+            near = f", {st.near!r}" if st.near is not None else ""
+            call = f"rt.board_verb(f, {s}, {st.verb!r}, {mode!r}, {n}, {st.kind!r}{near})"
         self.emit(i, f"{self.bind(st)} = {call}" if st.as_name else call, st.pos.line)
 
     def s_VerbIt(self, st: ast.VerbIt, i: int, s: str) -> None:

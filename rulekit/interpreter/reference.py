@@ -115,7 +115,8 @@ class Walk(Visitor, walks=("statements", "expressions")):
         self.players(st.body, self.owner)
 
     def s_ChoosePlayer(self, st: ast.ChoosePlayer, s: int | None) -> None:
-        where = (lambda x: self.expr(st.where, x)) if st.where is not None else None
+        cond = st.where
+        where = (lambda x: self.expr(cond, x)) if cond is not None else None
         seat = self.rt.choose_player(self.frame, s, st.other, where)
         if seat is not None:
             self.players(st.body, seat)
@@ -175,7 +176,7 @@ class Walk(Visitor, walks=("statements", "expressions")):
         elif st.verb == "move":
             done = rt.move(self.frame, s, mode, n, st.kind)
         else:
-            done = rt.board_verb(self.frame, s, st.verb, mode, n, st.kind)
+            done = rt.board_verb(self.frame, s, st.verb, mode, n, st.kind, st.near)
         if st.as_name:
             self.env[st.as_name] = done
 
@@ -276,7 +277,8 @@ class Walk(Visitor, walks=("statements", "expressions")):
                 n += bool(self.expr(e.where, s))
             self.card_values = outer
             return n
-        where = (lambda x: self.expr(e.where, x)) if e.where is not None else None
+        cond = e.where
+        where = (lambda x: self.expr(cond, x)) if cond is not None else None
         return rt.count_players(self.f, s, e.what == "other player", where)
 
 

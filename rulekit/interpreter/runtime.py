@@ -30,6 +30,10 @@ KIND_CODES = {k: tuple(B.STATE_BY_NAME[s] for s in states) for k, states in regi
 # The cell states each board verb can act on (`VERB it` checks the cell still qualifies).
 VERB_FROM = {name: tuple(sorted({c for k in v.kinds for c in KIND_CODES[k]})) for name, v in registry.VERBS.items()}
 MAX_NUMBER = registry.MAX_NUMBER
+# Each cell's orthogonal neighbours on the table (up, left, right, down), for `next to`.
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(B.idx(r + dr, c + dc) for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
+          if 0 <= r + dr < B.SIZE and 0 <= c + dc < B.SIZE) for r, c in B.RC)
 # Python errors an effect's arithmetic can raise, in the words a designer reads (both evaluators).
 RUNTIME_ERRORS: dict[type[BaseException], str] = {
     ZeroDivisionError: "division by zero: the number after `//` came to 0 here (divide by `max(1, …)` when it "
@@ -204,16 +208,28 @@ class Runtime:
         dying = self.g.dying
         return [i for i in cells if i not in dying] if dying else cells
 
-    def board_verb(self, f: Frame, s: int | None, verb: str, mode: str, n: int | None, kind: str) -> int:
+    def board_verb(self, f: Frame, s: int | None, verb: str, mode: str, n: int | None, kind: str,
+                   near: str | None = None) -> int:
         seat = _who(s)
         g = self.g
         cells = self._takeable(seat, kind)
+        if near is not None:
+            cells = self._next_to(f, cells, near)
         x = self._amount(f, seat, mode, n, len(cells), kind)
         if x <= 0:
             return 0
         chosen = g.pick_cells(seat, cells, x, f"{verb} {kind}", card=f.card)
         target, takes = VERB_TARGET[verb], VERB_FROM[verb]
         return sum(1 for i in chosen if g.board_verb(f, verb, i, target, takes))
+
+    def _next_to(self, f: Frame, cells: list[int], near: str) -> list[int]:
+        """The cells of these orthogonally next to a resident of kind `near` (on any board, as the table is
+        before the statement), or, for 'it', next to the trigger's cell; in the order given."""
+        if near == "it":
+            it = f.it
+            return [i for i in cells if isinstance(it, int) and it in NEIGHBOURS[i]]
+        codes, board = KIND_CODES[near], self.st.board
+        return [i for i in cells if any(board[j] in codes for j in NEIGHBOURS[i])]
 
     def verb_it(self, f: Frame, s: int | None, verb: str) -> None:
         it = f.it

@@ -497,6 +497,9 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             self.define(s, s.as_name, NUM, s.as_pos, (0, self.range(s.amount)[1]))
 
     def s_VerbStmt(self, s: ast.VerbStmt) -> None:
+        if s.near is not None and (s.verb not in registry.VERBS or s.verb == "move"):
+            self.next_to(s)
+            return
         self.needs_subject(s, f"`{s.verb}`")
         if s.amount.expr is not None:
             self.number(s.amount.expr, f"the amount of `{s.verb}`")
@@ -514,8 +517,24 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
                         hint="write `discard 1 cards`, or `discard it` for the card of an `unsold` trigger")
         else:
             self.unknown_verb(s.verb, s.verb_pos)
+        if s.near is not None:
+            self.next_to(s)
         if s.as_name is not None:
             self.define(s, s.as_name, NUM, s.as_pos, (0, None))
+
+    def next_to(self, s: ast.VerbStmt) -> None:
+        """`VERB AMOUNT KIND next to KIND2` / `… next to it`: a board verb, and a kind or a cell `it`."""
+        if s.verb not in registry.VERBS or s.verb == "move":
+            self.report(R.NEXT_TO, s.next_pos, f"`next to` picks residents for a board verb, not for `{s.verb}`",
+                        hint="`next to` goes with " + ", ".join(v for v in registry.VERBS if v != "move"))
+            return
+        if s.near == "it":
+            if self.it_type(s.near_pos) not in (CELL, None):
+                self.report(R.NEXT_TO, s.near_pos, "`next to it` needs `it` to be a cell, but here it is a card",
+                            hint="`it` is a cell in `when reveal…`, `when death…` and `when cure`")
+        elif s.near is not None and s.near not in registry.KINDS:
+            msg, hint = unknown_word(s.near, registry.KINDS, "kind of resident")
+            self.report(R.NEXT_TO, s.near_pos, msg.replace("unknown kind", "`next to`: unknown kind"), hint=hint)
 
     def board_kind(self, s: ast.VerbStmt) -> None:
         verb = registry.VERBS[s.verb]
