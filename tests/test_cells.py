@@ -89,3 +89,29 @@ def test_the_compiled_call_names_the_neighbour_and_a_plain_verb_compiles_as_befo
     assert "= rt.board_verb(f, S0, 'infect', 'all', None, 'healthy', 'severe')\n" in code.source
     plain = compile_card(load_content(CONTENT).lookup("execute_infected"), "compiled").code
     assert plain is not None and "rt.board_verb(f, S0, 'remove', 'any', None, 'infected')\n" in plain.source + "\n"
+
+
+# ---- count(KIND next to …) ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src", [
+    "on play:\n  money += count(healthy next to severe)\n",
+    "when death:\n  if count(healthy next to it) > 1:\n    prevent\n",
+    "modify income by count(mild next to severe)\n",
+])
+def test_count_next_to_reads_clean(src):
+    assert seen(src) == []
+
+
+def test_count_next_to_names_a_misspelt_kind_on_either_side():
+    found = seen("on play:\n  money += count(helthy next to sever)\n")
+    assert [(c, r, col, m) for c, r, col, m, _ in found] == [
+        (R.UNKNOWN_COUNT, 2, 18, "unknown kind of resident 'helthy' — did you mean 'healthy' (健康人)?"),
+        (R.NEXT_TO, 2, 33, "`next to`: unknown kind of resident 'sever' — did you mean 'severe' (重症)?")]
+
+
+def test_count_next_to_it_in_a_modifier_has_no_it_and_in_an_event_no_board():
+    assert [c for c, *_ in seen("modify income by count(mild next to it)\n")] == [R.IT_WITHOUT_TRIGGER]
+    found = seen("on resolve:\n  each player:\n    money += count(mild next to severe)\n", kind="event")
+    assert found == []
+    (code, _, _, message, _), = seen("on resolve:\n  let n = count(mild next to severe)\n", kind="event")
+    assert code == R.NO_PLAYER and message.startswith("count(… next to …) counts on a player's board")

@@ -329,6 +329,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         raise ValueError(f"unknown function {f}")
 
     def e_CountOf(self, e: ast.CountOf, s: str) -> str:
+        if e.near is not None:
+            return f"rt.count_near(f, {s}, {e.what!r}, {e.near!r})"
         if e.what == "played":
             card = self.fresh("C")
             if e.where is None:

@@ -267,6 +267,8 @@ class Walk(Visitor, walks=("statements", "expressions")):
 
     def e_CountOf(self, e: ast.CountOf, s: int | None) -> Any:
         rt = self.rt
+        if e.near is not None:
+            return rt.count_near(self.f, s, e.what, e.near)
         if e.what == "played":
             cards = rt.played_cards(s)
             if e.where is None:

@@ -53,7 +53,7 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "arrange", "verb_it", "draw", "unlock", "each_player", "players_with", "repeat", "track", "count",
             "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked",
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
-            "change_counter", "after", "transfer", "discard", "may_discard", "move")
+            "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near")
 
 
 def num(v: int) -> int:
@@ -222,14 +222,18 @@ class Runtime:
         target, takes = VERB_TARGET[verb], VERB_FROM[verb]
         return sum(1 for i in chosen if g.board_verb(f, verb, i, target, takes))
 
-    def _next_to(self, f: Frame, cells: list[int], near: str) -> list[int]:
+    def _next_to(self, f: Frame | None, cells: list[int], near: str) -> list[int]:
         """The cells of these orthogonally next to a resident of kind `near` (on any board, as the table is
         before the statement), or, for 'it', next to the trigger's cell; in the order given."""
         if near == "it":
-            it = f.it
+            it = f.it if f is not None else None       # a condition or a modifier has no `it` (the checker's RK213)
             return [i for i in cells if isinstance(it, int) and it in NEIGHBOURS[i]]
         codes, board = KIND_CODES[near], self.st.board
         return [i for i in cells if any(board[j] in codes for j in NEIGHBOURS[i])]
+
+    def count_near(self, f: Frame | None, s: int | None, kind: str, near: str) -> int:
+        """count(KIND next to NEAR): the subject's residents of a kind next to a NEAR (or to the trigger's cell)."""
+        return len(self._next_to(f, self.g.cells(_who(s), KIND_CODES[kind]), near))
 
     def verb_it(self, f: Frame, s: int | None, verb: str) -> None:
         it = f.it

@@ -131,6 +131,9 @@ class CountOf(Node):
     what: str               # 'player' | 'other player' | 'played' (or an unknown word, for the checker)
     where: Expr | None
     what_pos: Pos
+    # `count(KIND next to NEAR)`: what is a kind of resident, NEAR a kind or 'it' (out of repr, as VerbStmt's)
+    near: str | None = field(default=None, repr=False)
+    near_pos: Pos = field(default=NOPOS, repr=False)
 
 
 Expr = Num | Str | Name | It | Neg | Not | BinOp | Compare | BoolOp | Call | CountOf

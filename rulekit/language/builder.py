@@ -305,6 +305,11 @@ class AstBuilder(Transformer):
     count_players = _count
     count_of = _count
 
+    def count_near(self, ch: list[Any]) -> Span:
+        _count, _open, kind, _next, _to, near, _close = ch
+        node = ast.CountOf(self.pos(ch[0], ch[-1]), kind.value, None, self.tok(kind), str(near.value), self.tok(near))
+        return self.span(node, ch[0], ch[-1])
+
     def comparison(self, ch: list[Any]) -> Span:
         left, op, right = ch
         return self.span(ast.Compare(self.pos(left, right), op.value, left.node, right.node), left, right)

@@ -229,6 +229,8 @@ class ExprChecks(Visitor, walks=("expressions",)):
         return BOOL
 
     def e_CountOf(self, e: ast.CountOf) -> str:
+        if e.near is not None:
+            return self.count_near(e)
         self.reads.add("cards" if e.what == "played" else "players")
         if e.what not in registry.COUNTABLE:
             msg, _ = unknown_word(e.what, registry.COUNTABLE, "thing to count")
@@ -249,6 +251,24 @@ class ExprChecks(Visitor, walks=("expressions",)):
         # The players visited; the played cards are not known from the text: taken as one pass, as a
         # `repeat` whose count the text does not fix.
         self.per_player(e.pos, mark, 1 if e.what == "played" else MOST_PLAYERS)
+        return NUM
+
+    def count_near(self, e: ast.CountOf) -> str:
+        """`count(KIND next to KIND2)` / `count(KIND next to it)`: the subject's residents next to others."""
+        self.reads.add("board")
+        if e.what not in registry.KINDS:
+            msg, hint = unknown_word(e.what, registry.KINDS, "kind of resident")
+            self.report(R.UNKNOWN_COUNT, e.what_pos, msg, hint=hint)
+        if not self.subject:
+            self.report(R.NO_PLAYER, e.pos, "count(… next to …) counts on a player's board, but an event has no player here",
+                        hint="use it inside `each player:` or `player with …:`")
+        if e.near == "it":
+            if self.it_type(e.near_pos) not in (CELL, None):
+                self.report(R.NEXT_TO, e.near_pos, "`next to it` needs `it` to be a cell, but here it is a card",
+                            hint="`it` is a cell in `when reveal…`, `when death…` and `when cure`")
+        elif e.near is not None and e.near not in registry.KINDS:
+            msg, hint = unknown_word(e.near, registry.KINDS, "kind of resident")
+            self.report(R.NEXT_TO, e.near_pos, msg.replace("unknown kind", "`next to`: unknown kind"), hint=hint)
         return NUM
 
     def e_BinOp(self, e: ast.BinOp) -> str:
