@@ -262,14 +262,18 @@ class ExprChecks(Visitor, walks=("expressions",)):
         if not self.subject:
             self.report(R.NO_PLAYER, e.pos, "count(… next to …) counts on a player's board, but an event has no player here",
                         hint="use it inside `each player:` or `player with …:`")
-        if e.near == "it":
-            if self.it_type(e.near_pos) not in (CELL, None):
-                self.report(R.NEXT_TO, e.near_pos, "`next to it` needs `it` to be a cell, but here it is a card",
-                            hint="`it` is a cell in `when reveal…`, `when death…` and `when cure`")
-        elif e.near is not None and e.near not in registry.KINDS:
-            msg, hint = unknown_word(e.near, registry.KINDS, "kind of resident")
-            self.report(R.NEXT_TO, e.near_pos, msg.replace("unknown kind", "`next to`: unknown kind"), hint=hint)
+        self.near(e.near, e.near_pos)
         return NUM
+
+    def near(self, near: str | None, pos: ast.Pos) -> None:
+        """What follows `next to`: a kind of resident, or `it` where `it` is a cell."""
+        if near == "it":
+            if self.it_type(pos) not in (CELL, None):
+                self.report(R.NEXT_TO, pos, "`next to it` needs `it` to be a cell, but here it is a card",
+                            hint="`it` is a cell in `when reveal…`, `when death…` and `when cure`")
+        elif near is not None and near not in registry.KINDS:
+            msg, hint = unknown_word(near, registry.KINDS, "kind of resident")
+            self.report(R.NEXT_TO, pos, msg.replace("unknown kind", "`next to`: unknown kind"), hint=hint)
 
     def e_BinOp(self, e: ast.BinOp) -> str:
         self.number(e.left, f"'{e.op}'")

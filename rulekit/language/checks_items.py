@@ -528,13 +528,7 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             self.report(R.NEXT_TO, s.next_pos, f"`next to` picks residents for a board verb, not for `{s.verb}`",
                         hint="`next to` goes with " + ", ".join(v for v in registry.VERBS if v != "move"))
             return
-        if s.near == "it":
-            if self.it_type(s.near_pos) not in (CELL, None):
-                self.report(R.NEXT_TO, s.near_pos, "`next to it` needs `it` to be a cell, but here it is a card",
-                            hint="`it` is a cell in `when reveal…`, `when death…` and `when cure`")
-        elif s.near is not None and s.near not in registry.KINDS:
-            msg, hint = unknown_word(s.near, registry.KINDS, "kind of resident")
-            self.report(R.NEXT_TO, s.near_pos, msg.replace("unknown kind", "`next to`: unknown kind"), hint=hint)
+        self.near(s.near, s.near_pos)
 
     def board_kind(self, s: ast.VerbStmt) -> None:
         verb = registry.VERBS[s.verb]
