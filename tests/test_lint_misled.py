@@ -182,3 +182,11 @@ def test_each_recipe_is_the_card_its_scenario_proves(heading, scenario):
     proven = yaml.safe_load(path.read_text(encoding="utf-8"))["cards"][0]
     assert card["effect"] == proven["effect"]
     assert card.get("counters") == proven.get("counters")
+
+
+def test_rk213s_documentation_names_every_trigger_that_gives_it():
+    from rulekit.diagnostics.texts import DOCS
+
+    what = DOCS[R.IT_WITHOUT_TRIGGER].what
+    for trigger in ("reveal", "death", "cure", "event", "play", "unsold"):
+        assert f"`{trigger}" in what, trigger

@@ -964,8 +964,8 @@ DOCS: dict[R, Doc] = _docs(
     _doc(
         R.IT_WITHOUT_TRIGGER,
         """
-        Finds `it` where no trigger gives it a meaning. `it` is the cell of a `reveal` or
-        `death` trigger, or the card of an `unsold` trigger.
+        Finds `it` where no trigger gives it a meaning. `it` is the cell of a `reveal…`,
+        `death…` or `cure` trigger, or the card of an `event`, `play` or `unsold` trigger.
         """,
         """
         Outside such a handler there is no "it": the game would not know which cell or card
@@ -988,7 +988,7 @@ DOCS: dict[R, Doc] = _docs(
         R.IT_WRONG_TYPE,
         """
         Checks that a verb can act on the `it` of its trigger: board verbs take a cell
-        (`reveal`, `death`), `discard` takes a card (`unsold`).
+        (`reveal…`, `death…`, `cure`), `discard` takes a card (`unsold`).
         """,
         """
         `it` in an `unsold` handler is a card, which has no residents to remove; the
