@@ -71,7 +71,8 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
     assert {("extortion", "on play"), ("evacuation", "after"), ("grant", "react actions start"),
             ("retreat", "when event"), ("census", "when cure"), ("lockdown", "on game end"),
             ("baron", "on play"), ("news_team", "when play"), ("supply_crisis", "on resolve"),
-            ("stipend", "on play"), ("stipend", "after"), ("patron", "on setup")} <= fired
+            ("stipend", "on play"), ("stipend", "after"), ("patron", "on setup"), ("outbreak", "on play"),
+            ("breach", "when reveal mild"), ("breach", "when death severe"), ("breach", "when cure")} <= fired
 
 
 def test_generated_code_uses_only_the_exported_runtime(reach_content):

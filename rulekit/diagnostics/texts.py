@@ -964,8 +964,8 @@ DOCS: dict[R, Doc] = _docs(
     _doc(
         R.IT_WITHOUT_TRIGGER,
         """
-        Finds `it` where no trigger gives it a meaning. `it` is the cell of a `reveal` or
-        `death` trigger, or the card of an `unsold` trigger.
+        Finds `it` where no trigger gives it a meaning. `it` is the cell of a `reveal…`,
+        `death…` or `cure` trigger, or the card of an `event`, `play` or `unsold` trigger.
         """,
         """
         Outside such a handler there is no "it": the game would not know which cell or card
@@ -988,7 +988,7 @@ DOCS: dict[R, Doc] = _docs(
         R.IT_WRONG_TYPE,
         """
         Checks that a verb can act on the `it` of its trigger: board verbs take a cell
-        (`reveal`, `death`), `discard` takes a card (`unsold`).
+        (`reveal…`, `death…`, `cure`), `discard` takes a card (`unsold`).
         """,
         """
         `it` in an `unsold` handler is a card, which has no residents to remove; the
@@ -1814,6 +1814,55 @@ DOCS: dict[R, Doc] = _docs(
             on play:
               money += gain
         """, extra="\n  params: {gain: 2}"),
+    ),
+    _doc(
+        R.SELF_COMPARISON,
+        """
+        Finds a comparison whose two sides are written the same, such as `money > money`.
+        """,
+        """
+        Both sides read the same value of the same player, so the comparison is always false (`<`, `>`,
+        `!=`) or always true (`==`, `<=`, `>=`): a block under it never runs, or always does. It is
+        nearly always meant as "more than mine": inside `each player where …` every name reads that
+        player, so the owner's own value has to be noted first.
+        """,
+        _policy("""
+            on play:
+              each other player where money > money:
+                money -= 1
+        """),
+        """
+        Note the owner's value with `let` before the player block and compare with that.
+        """,
+        _policy("""
+            on play:
+              let mine = money
+              each other player where money > mine:
+                money -= 1
+        """),
+    ),
+    _doc(
+        R.NEXT_TO,
+        """
+        Finds `next to` after a statement that is not a board verb (`reveal`, `move`, `take`…), with
+        a word that is not a kind of resident, or as `next to it` where `it` is a card.
+        """,
+        """
+        `next to` narrows the residents a board verb may pick to those orthogonally next to a kind
+        (or to the trigger's cell); a statement that picks no residents, or an `it` that is no cell,
+        leaves it nothing to mean.
+        """,
+        _policy("""
+            when unsold:
+              cure all mild next to it
+        """),
+        """
+        Use `next to it` in a trigger whose `it` is a cell, or name a kind.
+        """,
+        _policy("""
+            when reveal mild:
+              cure all mild next to it
+        """),
     ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(

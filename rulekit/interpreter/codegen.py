@@ -246,7 +246,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         elif st.verb == "move":
             call = f"rt.move(f, {s}, {mode!r}, {n}, {st.kind!r})"
         else:
-            call = f"rt.board_verb(f, {s}, {st.verb!r}, {mode!r}, {n}, {st.kind!r})"
+            near = f", {st.near!r}" if st.near is not None else ""
+            call = f"rt.board_verb(f, {s}, {st.verb!r}, {mode!r}, {n}, {st.kind!r}{near})"
         self.emit(i, f"{self.bind(st)} = {call}" if st.as_name else call, st.pos.line)
 
     def s_VerbIt(self, st: ast.VerbIt, i: int, s: str) -> None:
@@ -328,6 +329,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         raise ValueError(f"unknown function {f}")
 
     def e_CountOf(self, e: ast.CountOf, s: str) -> str:
+        if e.near is not None:
+            return f"rt.count_near(f, {s}, {e.what!r}, {e.near!r})"
         if e.what == "played":
             card = self.fresh("C")
             if e.where is None:

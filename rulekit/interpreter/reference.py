@@ -176,7 +176,7 @@ class Walk(Visitor, walks=("statements", "expressions")):
         elif st.verb == "move":
             done = rt.move(self.frame, s, mode, n, st.kind)
         else:
-            done = rt.board_verb(self.frame, s, st.verb, mode, n, st.kind)
+            done = rt.board_verb(self.frame, s, st.verb, mode, n, st.kind, st.near)
         if st.as_name:
             self.env[st.as_name] = done
 
@@ -267,6 +267,8 @@ class Walk(Visitor, walks=("statements", "expressions")):
 
     def e_CountOf(self, e: ast.CountOf, s: int | None) -> Any:
         rt = self.rt
+        if e.near is not None:
+            return rt.count_near(self.f, s, e.what, e.near)
         if e.what == "played":
             cards = rt.played_cards(s)
             if e.where is None:

@@ -31,6 +31,10 @@ KIND_CODES = {k: tuple(B.STATE_BY_NAME[s] for s in states) for k, states in regi
 # The cell states each board verb can act on (`VERB it` checks the cell still qualifies).
 VERB_FROM = {name: tuple(sorted({c for k in v.kinds for c in KIND_CODES[k]})) for name, v in registry.VERBS.items()}
 MAX_NUMBER = registry.MAX_NUMBER
+# Each cell's orthogonal neighbours on the table (up, left, right, down), for `next to`.
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(B.idx(r + dr, c + dc) for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
+          if 0 <= r + dr < B.SIZE and 0 <= c + dc < B.SIZE) for r, c in B.RC)
 # Python errors an effect's arithmetic can raise, in the words a designer reads (both evaluators).
 RUNTIME_ERRORS: dict[type[BaseException], str] = {
     ZeroDivisionError: "division by zero: the number after `//` came to 0 here (divide by `max(1, …)` when it "
@@ -50,7 +54,7 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "arrange", "verb_it", "draw", "unlock", "each_player", "players_with", "repeat", "track", "count",
             "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked",
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
-            "change_counter", "after", "transfer", "discard", "may_discard", "move")
+            "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near")
 
 
 def num(v: int) -> int:
@@ -205,16 +209,32 @@ class Runtime:
         dying = self.g.dying
         return [i for i in cells if i not in dying] if dying else cells
 
-    def board_verb(self, f: Frame, s: int | None, verb: str, mode: str, n: int | None, kind: str) -> int:
+    def board_verb(self, f: Frame, s: int | None, verb: str, mode: str, n: int | None, kind: str,
+                   near: str | None = None) -> int:
         seat = _who(s)
         g = self.g
         cells = self._takeable(seat, kind)
+        if near is not None:
+            cells = self._next_to(f, cells, near)
         x = self._amount(f, seat, mode, n, len(cells), kind)
         if x <= 0:
             return 0
         chosen = g.pick_cells(seat, cells, x, f"{verb} {kind}", card=f.card)
         target, takes = VERB_TARGET[verb], VERB_FROM[verb]
         return sum(1 for i in chosen if g.board_verb(f, verb, i, target, takes))
+
+    def _next_to(self, f: Frame | None, cells: list[int], near: str) -> list[int]:
+        """The cells of these orthogonally next to a resident of kind `near` (on any board, as the table is
+        before the statement), or, for 'it', next to the trigger's cell; in the order given."""
+        if near == "it":
+            it = f.it if f is not None else None       # a condition or a modifier has no `it` (the checker's RK213)
+            return [i for i in cells if isinstance(it, int) and it in NEIGHBOURS[i]]
+        codes, board = KIND_CODES[near], self.st.board
+        return [i for i in cells if any(board[j] in codes for j in NEIGHBOURS[i])]
+
+    def count_near(self, f: Frame | None, s: int | None, kind: str, near: str) -> int:
+        """count(KIND next to NEAR): the subject's residents of a kind next to a NEAR (or to the trigger's cell)."""
+        return len(self._next_to(f, self.g.cells(_who(s), KIND_CODES[kind]), near))
 
     def verb_it(self, f: Frame, s: int | None, verb: str) -> None:
         it = f.it

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import TypeVar
 
 N = TypeVar("N", bound="Node")
@@ -131,6 +131,9 @@ class CountOf(Node):
     what: str               # 'player' | 'other player' | 'played' (or an unknown word, for the checker)
     where: Expr | None
     what_pos: Pos
+    # `count(KIND next to NEAR)`: what is a kind of resident, NEAR a kind or 'it' (out of repr, as VerbStmt's)
+    near: str | None = field(default=None, repr=False)
+    near_pos: Pos = field(default=NOPOS, repr=False)
 
 
 Expr = Num | Str | Name | It | Neg | Not | BinOp | Compare | BoolOp | Call | CountOf
@@ -226,6 +229,11 @@ class VerbStmt(Node):
     verb_pos: Pos
     kind_pos: Pos
     as_pos: Pos = NOPOS
+    # `VERB AMOUNT KIND next to NEAR`: NEAR a kind, or 'it' (the trigger's cell); out of repr, so the
+    # printed trees of every effect written before it are unchanged.
+    near: str | None = field(default=None, repr=False)
+    near_pos: Pos = field(default=NOPOS, repr=False)
+    next_pos: Pos = field(default=NOPOS, repr=False)
 
 
 @dataclass(frozen=True)

@@ -182,9 +182,15 @@ class AstBuilder(Transformer):
         return ast.Pay(p, ch[1].node, None)
 
     def verb_stmt(self, ch: list[Any]) -> ast.Stmt:
-        verb, amount, what, *rest = ch             # rest: [AS NAME]
+        verb, amount, what, *rest = ch             # rest: [NAME TO NEAR] [AS NAME]
         p = self.pos(verb, ch[-1])
+        near = None
+        if len(rest) in (3, 5):
+            word, _to, near, *rest = rest
         as_name, as_pos = (rest[1].value, self.tok(rest[1])) if rest else (None, ast.NOPOS)
+        if near is not None:
+            return ast.VerbStmt(p, verb.value, amount, what.value, as_name, self.tok(verb), self.tok(what), as_pos,
+                                str(near.value), self.tok(near), self.tok(word))
         if verb.value in registry.TRANSFERS:
             return ast.Transfer(p, verb.value, amount, what.value, as_name, self.tok(verb), self.tok(what), as_pos)
         if verb.value == "discard" and what.value in registry.HAND_WORDS:
@@ -298,6 +304,11 @@ class AstBuilder(Transformer):
 
     count_players = _count
     count_of = _count
+
+    def count_near(self, ch: list[Any]) -> Span:
+        _count, _open, kind, _next, _to, near, _close = ch
+        node = ast.CountOf(self.pos(ch[0], ch[-1]), kind.value, None, self.tok(kind), str(near.value), self.tok(near))
+        return self.span(node, ch[0], ch[-1])
 
     def comparison(self, ch: list[Any]) -> Span:
         left, op, right = ch

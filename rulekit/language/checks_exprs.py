@@ -42,10 +42,19 @@ def zh(table: Mapping[str, object], name: str) -> str:
     return f" ({word})" if word else ""
 
 
+def _it_hint() -> str:
+    def of(binds: str) -> str:
+        return ", ".join(f"`when {t.name}`" for t in registry.TRIGGERS.values() if t.binds == binds)
+    return f"`it` is the cell of {of('cell')}, or the card of {of('card')}"
+
+
+_IT_HINT = _it_hint()
+
+
 def unknown_word(word: str, table: Mapping[str, object], what: str) -> tuple[str, str | None]:
     """'unknown track 'medicl' — did you mean 'medical' (医疗)?' plus a hint listing the choices."""
     by_zh = [name for name, w in table.items() if getattr(w, "zh", None) == word]
-    guess = by_zh[0] if by_zh else nearest(word, sorted(table))
+    guess = by_zh[0] if by_zh else nearest(word, sorted(k for k in table if k != word))
     msg = f"unknown {what} '{word}'"
     if guess:
         msg += f" — did you mean '{guess}'{zh(table, guess)}?"
@@ -161,8 +170,7 @@ class ExprChecks(Visitor, walks=("expressions",)):
         trig = registry.TRIGGERS.get(self.handler.event) if self.handler and self.handler.form != "on" else None
         if trig is None or trig.binds is None:
             where = f"in {a_word(self.handler.event)} handler" if self.handler and trig else "here"
-            self.report(R.IT_WITHOUT_TRIGGER, pos, f"`it` means nothing {where}",
-                        hint="`it` is the cell of a reveal or death trigger, or the card of an unsold trigger")
+            self.report(R.IT_WITHOUT_TRIGGER, pos, f"`it` means nothing {where}", hint=_IT_HINT)
             return None
         return CELL if trig.binds == "cell" else CARD
 
@@ -221,6 +229,8 @@ class ExprChecks(Visitor, walks=("expressions",)):
         return BOOL
 
     def e_CountOf(self, e: ast.CountOf) -> str:
+        if e.near is not None:
+            return self.count_near(e)
         self.reads.add("cards" if e.what == "played" else "players")
         if e.what not in registry.COUNTABLE:
             msg, _ = unknown_word(e.what, registry.COUNTABLE, "thing to count")
@@ -243,6 +253,28 @@ class ExprChecks(Visitor, walks=("expressions",)):
         self.per_player(e.pos, mark, 1 if e.what == "played" else MOST_PLAYERS)
         return NUM
 
+    def count_near(self, e: ast.CountOf) -> str:
+        """`count(KIND next to KIND2)` / `count(KIND next to it)`: the subject's residents next to others."""
+        self.reads.add("board")
+        if e.what not in registry.KINDS:
+            msg, hint = unknown_word(e.what, registry.KINDS, "kind of resident")
+            self.report(R.UNKNOWN_COUNT, e.what_pos, msg, hint=hint)
+        if not self.subject:
+            self.report(R.NO_PLAYER, e.pos, "count(… next to …) counts on a player's board, but an event has no player here",
+                        hint="use it inside `each player:` or `player with …:`")
+        self.near(e.near, e.near_pos)
+        return NUM
+
+    def near(self, near: str | None, pos: ast.Pos) -> None:
+        """What follows `next to`: a kind of resident, or `it` where `it` is a cell."""
+        if near == "it":
+            if self.it_type(pos) not in (CELL, None):
+                self.report(R.NEXT_TO, pos, "`next to it` needs `it` to be a cell, but here it is a card",
+                            hint="`it` is a cell in `when reveal…`, `when death…` and `when cure`")
+        elif near is not None and near not in registry.KINDS:
+            msg, hint = unknown_word(near, registry.KINDS, "kind of resident")
+            self.report(R.NEXT_TO, pos, msg.replace("unknown kind", "`next to`: unknown kind"), hint=hint)
+
     def e_BinOp(self, e: ast.BinOp) -> str:
         self.number(e.left, f"'{e.op}'")
         right = self.number(e.right, f"'{e.op}'")
@@ -259,6 +291,7 @@ class ExprChecks(Visitor, walks=("expressions",)):
         return NUM
 
     def e_Compare(self, e: ast.Compare) -> str:
+        self.self_comparison(e)
         if e.op in ("==", "!="):
             lt, rt = self.value(e.left), self.value(e.right)
             if None in (lt, rt) or (lt == rt and lt in (NUM, BOOL)):
@@ -271,6 +304,15 @@ class ExprChecks(Visitor, walks=("expressions",)):
         self.number(e.left, f"'{e.op}'")
         self.number(e.right, f"'{e.op}'")
         return BOOL
+
+    def self_comparison(self, e: ast.Compare) -> None:
+        left, right = show(e.left), show(e.right)
+        if left != right or "…" in left:
+            return
+        always = "true" if e.op in ("==", "<=", ">=") else "false"
+        self.report(R.SELF_COMPARISON, e.pos, f"`{left} {e.op} {right}` compares {left} with itself, so it is always {always}",
+                    hint="compare with what the card means, such as another player's value noted with "
+                         f"`let mine = {left}` before the player block, or a number")
 
     def e_Name(self, e: ast.Name) -> str | None:
         meaning = self.res.meaning[e]

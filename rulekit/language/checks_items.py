@@ -122,6 +122,13 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             return
         table = {**{k: registry.Word(k, "", "") for k in registry.ON_HANDLERS}, **registry.PHASES,
                  "game": registry.GAME_END}
+        if h.event == "game":
+            self.report(R.UNKNOWN_HANDLER, h.edge_pos if h.edge else h.event_pos,
+                        f"there is no `on game {h.edge}`: the game's handler is `on game end`" if h.edge
+                        else "`on game` needs 'end': the game's handler is `on game end`",
+                        hint="as the game starts, an advisor runs `on setup:`; every round starts with `on round start:`, "
+                             "and the game ends with `on game end:`")
+            return
         msg, _ = unknown_word(h.event, table, "handler")
         self.report(R.UNKNOWN_HANDLER, h.event_pos, msg,
                     hint="write `on play`, `on setup`, `on resolve`, `on game end`, or `on PHASE start` / "
@@ -303,7 +310,7 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             hint = f"write a declaration: `modify {track} by …`"
         else:
             msg, hint = unknown_word(track, registry.SETTABLE, "track")
-            if "did you mean" not in msg:
+            if "did you mean" not in msg and self.kind in registry.LASTING_KINDS:
                 hint = (hint or "") + ("; " if hint else "") + \
                     f"a number the card keeps needs `counters: {{{track}: 0}}` beside `effect:`"
         self.report(R.UNKNOWN_TRACK, pos, msg, hint=hint)
@@ -488,6 +495,9 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             self.define(s, s.as_name, NUM, s.as_pos, (0, self.range(s.amount)[1]))
 
     def s_VerbStmt(self, s: ast.VerbStmt) -> None:
+        if s.near is not None and (s.verb not in registry.VERBS or s.verb == "move"):
+            self.next_to(s)
+            return
         self.needs_subject(s, f"`{s.verb}`")
         if s.amount.expr is not None:
             self.number(s.amount.expr, f"the amount of `{s.verb}`")
@@ -505,8 +515,18 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
                         hint="write `discard 1 cards`, or `discard it` for the card of an `unsold` trigger")
         else:
             self.unknown_verb(s.verb, s.verb_pos)
+        if s.near is not None:
+            self.next_to(s)
         if s.as_name is not None:
             self.define(s, s.as_name, NUM, s.as_pos, (0, None))
+
+    def next_to(self, s: ast.VerbStmt) -> None:
+        """`VERB AMOUNT KIND next to KIND2` / `… next to it`: a board verb, and a kind or a cell `it`."""
+        if s.verb not in registry.VERBS or s.verb == "move":
+            self.report(R.NEXT_TO, s.next_pos, f"`next to` picks residents for a board verb, not for `{s.verb}`",
+                        hint="`next to` goes with " + ", ".join(v for v in registry.VERBS if v != "move"))
+            return
+        self.near(s.near, s.near_pos)
 
     def board_kind(self, s: ast.VerbStmt) -> None:
         verb = registry.VERBS[s.verb]
@@ -534,6 +554,12 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             if s.verb in registry.TILE_VERBS:
                 self.report(R.VERB_WRONG_KIND, s.verb_pos, f"`{s.verb}` takes a number of tiles, not `it`",
                             hint=f"write `{s.verb} N tiles`")
+            elif s.verb in registry.TRANSFERS:
+                card = self.handler is not None and self.handler.event == "unsold"
+                self.report(R.VERB_WRONG_KIND, s.verb_pos, f"`{s.verb}` moves an amount between players, not `it`" +
+                            (": the card `it` is still in your hand" if card else ""),
+                            hint=f"write `{s.verb} 1 card` (or `{s.verb} 2 money`) inside a player block such as "
+                                 "`choose other player:`" + ("; to let the card go, write `discard it`" if card else ""))
             elif s.verb in registry.VERBS:
                 self.report(R.VERB_WRONG_KIND, s.verb_pos, f"`{s.verb}` takes an amount and a kind of resident, not `it`",
                             hint=f"write `{s.verb} 1 mild`: the subject picks which resident and where it goes")

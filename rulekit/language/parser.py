@@ -26,6 +26,7 @@ from rulekit.diagnostics.codes import R
 from rulekit.language import ast
 from rulekit.language.builder import AstBuilder
 from rulekit.language.diagnostics import Diagnostic, nearest
+from rulekit.language.misread import explain
 
 MAX_RECOVERIES = 20      # mended lines per top-level item before the rest of it is given up
 _LIMIT = registry.MAX_NESTING
@@ -418,6 +419,9 @@ class _Reader:
             return self.empty_block(n, tok.type in ("$END", "_DEDENT", "_NL"))
         if tok.type == "_INDENT":
             return self.over_indented(n)
+        misread = self.misread(tok, n, col, expected)
+        if misread is not None:
+            return misread
         typo = self.keyword_typo(tok, n, col, expected)
         if typo is not None:
             return typo
@@ -432,6 +436,21 @@ class _Reader:
             msg = f"'{tok.value}' is a reserved word of the language, so it cannot be a name here"
             hint = "choose another name, such as 'n' or 'total'"
         return _Mend(self.diag(R.EFFECT_SYNTAX, msg, n, col, width, hint), self.stand_in(n))
+
+    def misread(self, tok: Token, n: int, col: int, expected: set[str]) -> _Mend | None:
+        """A line written as another language would write it (rulekit.language.misread), told so."""
+        if tok.type in ("_NL", "_DEDENT", "$END"):
+            return None
+        line = self.lines[n - 1]
+        top = _indent(line) == 0 and not self.condition
+        found = explain(_code_part(line), tok.type, str(tok.value), col, top, expected)
+        if found is None:
+            return None
+        d = self.diag(R.EFFECT_SYNTAX, found.message, n, found.col or col, found.width or len(str(tok.value)), found.hint)
+        if found.mend == "drop":
+            self.replace(n, col, str(tok.value), "")
+            return _Mend(d, True)
+        return _Mend(d, self.stand_in(n) if found.mend == "stand_in" else False)
 
     def keyword_typo(self, tok: Token, n: int, col: int, expected: set[str]) -> _Mend | None:
         """`iff x:` `wen death:` `each players:` or a statement outside any handler, in plain words."""
