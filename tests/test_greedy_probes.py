@@ -239,3 +239,17 @@ def test_a_card_that_scores_at_any_trigger_is_worth_something(probes, trigger):
     card = Card(kind="policy", id="listener", name="听", effect=program, price=(0,), stage=1)
     game = first_action(probes)
     assert E.play_value(card, E.Snapshot(game.observation(0), 0))[0] > 0
+
+
+def test_a_card_using_next_to_is_named_one_the_reading_cannot_value():
+    """`next to` depends on the board's layout, which the reading does not look at: such a card is measured by the
+    lookahead (and named by RK244), never valued as the plain verb or read as a count of players."""
+    from pathlib import Path
+
+    from rulekit.content.loader import load_content
+
+    reach = load_content(Path(__file__).parent / "fixtures" / "reach")
+    for cid in ("outbreak", "breach"):
+        why = [str(u) for u in E.unreadable(reach.lookup(cid))]
+        assert len(why) == 1 and "`next to`" in why[0], (cid, why)
+        assert estgen.of(reach.lookup(cid)).unreadable == E.unreadable(reach.lookup(cid))

@@ -423,14 +423,10 @@ def unreadable(card) -> tuple[Unreadable, ...]:
 
 def unreadable_in(program: ast.Program) -> tuple[Unreadable, ...]:
     found: dict[str, Unreadable] = {}
-
-    def walk(stmts) -> None:
-        for s in stmts:
-            if isinstance(s, ast.VerbStmt) and s.verb in UNREADABLE and s.verb not in found:
-                found[s.verb] = Unreadable(UNREADABLE[s.verb], s.pos)
-            for body in ast.bodies(s):
-                walk(body)
-    for h in program.handlers:
-        walk(h.body)
+    for node in program.find_all((ast.VerbStmt, ast.CountOf)):
+        assert isinstance(node, ast.VerbStmt | ast.CountOf)
+        what = "next to" if node.near is not None else node.verb if isinstance(node, ast.VerbStmt) else None
+        if what is not None and what in UNREADABLE and what not in found:
+            found[what] = Unreadable(UNREADABLE[what], node.pos)
     return tuple(found.values())
 

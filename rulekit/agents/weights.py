@@ -54,7 +54,9 @@ SHIELD_OTHERS = 0.1   # a round of a shielded target, against other players' car
 SKIP = {"contagion": ("new_mild", "healthy"), "worsening": ("new_severe", "mild"), "deaths": ("new_dead", "severe")}
 # What the reading cannot value from the text, and why (the agent looks ahead instead).
 UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares, depends on the board's layout, "
-                      "which the reading does not look at)"}
+                      "which the reading does not look at)",
+              "next to": "`next to` (which residents sit next to a kind, or to the trigger's cell, depends on the "
+                         "board's layout, which the reading does not look at)"}
 
 TRACKS = ("medical", "disease", "policy", "score", "economy", "money")
 TRACK_INDEX = {name: k for k, name in enumerate(TRACKS)}
