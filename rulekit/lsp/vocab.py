@@ -67,7 +67,7 @@ _COUNTABLE_EXAMPLES = {"player": "score += count(player where dead > 3)",
 _STATEMENT_EXAMPLES = {
     "let": "let n = infected // 2\nmedical += n", "if": "if mild > 3:\n  medical += 1\nelse:\n  money += 1",
     "each player": "each other player:\n  money -= 1", "player with": "player with most dead:\n  policy -= 1",
-    "repeat": "repeat 2:\n  cure 1 mild", "choose": "choose n from 0 to 3\nspend n\nmedical += n",
+    "repeat": "repeat 2:\n  cure 1 mild", "next to": "cure up to 2 mild next to healthy", "choose": "choose n from 0 to 3\nspend n\nmedical += n",
     "may": "may:\n  reveal 1 tiles", "may pay": "may pay 2:\n  medical += 2", "spend": "spend 1\nmedical += 1",
     "pay": "pay 3 as unpaid\npolicy -= unpaid", "draw": "draw 3 from stage 1 keep 1", "unlock": "unlock stage 2",
     "choose player": "choose other player:\n  take 1 money", "take": "each other player:\n  take 1 money",
