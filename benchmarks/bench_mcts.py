@@ -6,7 +6,9 @@ rotating over the four seats) against greedy and against random players, honestl
 determinizations: obs.forecast) and clairvoyantly (searching clones of the true game, which knows every
 hidden front, hand, deck order and all chance to come), and prints the mcts seat's win rate with its 95%
 Wilson interval (a tie shares the win), CPU-seconds per game (the whole game, every seat), and which advisors it
-kept. The gap between the honest and the clairvoyant rate is what honesty costs. Prints figures; asserts
+kept, beside "greedy here": what a greedy player wins in the same seat of the same seeds (the seeds' own
+baseline, which is not exactly 1/4 over a few hundred games). The gap between the honest and the clairvoyant
+rate is what honesty costs. Prints figures; asserts
 nothing. The issue-17 target: `--games 200 --only greedy --no-clairvoyant` at the default budget, the lower end
 of the interval above 0.25 and at most 5 CPU-s a game.
 """
@@ -36,8 +38,9 @@ def _load(content: str):
     return _CONTENT
 
 
-def one_game(job: tuple) -> tuple[float, float, str | None, int, int]:
-    """(the mcts seat's share of the win, CPU-s, its advisor, decisions searched, answers not greedy's)."""
+def one_game(job: tuple) -> tuple[float, float, str | None, int, int, float]:
+    """(the mcts seat's share of the win, CPU-s, its advisor, decisions searched, answers not greedy's, and the share
+    a greedy player wins in that seat of the same seed: the baseline the seeds themselves give)."""
     content, seed, agent, other, clairvoyant = job
     from rulekit.core.errors import EffectError
     from rulekit.engine import new_game
@@ -54,11 +57,19 @@ def one_game(job: tuple) -> tuple[float, float, str | None, int, int]:
     try:
         game.run()
     except EffectError:
-        return 0.0, time.process_time() - start, None, 0, 0
+        return 0.0, time.process_time() - start, None, 0, 0, _greedy_share(loaded, seed, names, seat)
+    cpu = time.process_time() - start
     won = game.winners()
     advisor = game.state.seats[seat].advisor
-    return ((1 / len(won)) if seat in won else 0.0, time.process_time() - start,
-            advisor.id if advisor is not None else None, mcts.searched, mcts.changed)
+    return ((1 / len(won)) if seat in won else 0.0, cpu, advisor.id if advisor is not None else None,
+            mcts.searched, mcts.changed, _greedy_share(loaded, seed, names, seat))
+
+
+def _greedy_share(loaded, seed: int, names: list[str], seat: int) -> float:
+    from rulekit.engine import run_game
+
+    r = run_game(loaded, seed, [*names[:seat], "greedy", *names[seat + 1:]], players=4)
+    return (1 / len(r.winners)) if seat in r.winners else 0.0
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -87,7 +98,7 @@ def main() -> None:
              for clair in (False, True) if not (clair and args.no_clairvoyant)]
     print(f"one mcts seat (rotating) against three others, {args.games} 4-player games a line, content {args.content}")
     print(f"{'agent':<10} {'search':<12} {'against':<8} {'win rate':>8}  {'95% interval':<15} {'CPU-s/game':>10} "
-          f"{'searched':>8} {'not greedy':>10}  advisors kept")
+          f"{'searched':>8} {'not greedy':>10} {'greedy here':>11}  advisors kept")
     with multiprocessing.Pool(args.jobs) as pool:
         for budget, other, clair in lines:
             jobs = [(str(args.content), seed, f"mcts:{budget}", other, clair) for seed in range(args.games)]
@@ -98,8 +109,9 @@ def main() -> None:
             kept = Counter(o[2] for o in out if o[2] is not None)
             searched = sum(o[3] for o in out) / len(out)
             changed = sum(o[4] for o in out) / len(out)
+            base = sum(o[5] for o in out) / len(out)
             print(f"{'mcts:' + str(budget):<10} {'clairvoyant' if clair else 'honest':<12} {other:<8} "
-                  f"{wins / len(out):>8.3f}  [{lo:.3f}, {hi:.3f}]  {cpu:>10.2f} {searched:>8.0f} {changed:>10.1f}  "
+                  f"{wins / len(out):>8.3f}  [{lo:.3f}, {hi:.3f}]  {cpu:>10.2f} {searched:>8.0f} {changed:>10.1f} {base:>11.3f}  "
                   f"{len(kept)} advisors: " + ", ".join(f"{a} {n}" for a, n in sorted(kept.items())), flush=True)
 
 
