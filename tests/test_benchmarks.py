@@ -21,6 +21,7 @@ RUNS = {
     "bench_compiled.py": ["--games", "4", "--rounds", "1", "--build", str(BENCH.parent), *DECK],
     "bench_greedy.py": ["--games", "2", "--rounds", "1", *DECK],
     "bench_lint.py": ["--cards", "40", "--repeat", "1", *DECK],
+    "bench_mcts.py": ["--games", "2", "--budgets", "1", "--jobs", "1", "--only", "random", *DECK],
     "bench_serve_reload.py": ["--saves", "1", *DECK],      # a copy, edited in a temporary folder
     "bench_lsp.py": ["--edits", "4", *DECK],
     "bench_playtest.py": ["--games", "12", "--small", "6", "--agent", "random", *DECK],

@@ -17,20 +17,27 @@ def _factories():
     from rulekit.agents.greedy import GreedyAgent
 
     out["greedy"] = lambda seed, seat: GreedyAgent(seed, seat)
-    from rulekit.agents.mcts import MctsAgent
+    from rulekit.agents.mcts import MctsAgent, parse
 
-    out["mcts"] = lambda seed, seat, budget=None: MctsAgent(seed, seat, *([] if budget is None else [budget]))
+    out["mcts"] = lambda seed, seat, options="": MctsAgent(seed, seat, **parse(options)) if options else MctsAgent(seed, seat)
     return out
 
 
-def _split(name: str) -> tuple[str, int | None]:
-    """An agent name, and its budget when one is given: mcts:200 is mcts at 200 iterations a decision."""
-    base, sep, budget = name.partition(":")
+def _split(name: str) -> tuple[str, str | None]:
+    """An agent name, and its options when given: mcts:200 is mcts at 200 iterations a decision (rulekit.agents.mcts
+    documents the rest: mcts:50ms, horizon=R, rollout=greedy|random)."""
+    base, sep, options = name.partition(":")
     if not sep:
         return name, None
-    if base != "mcts" or not budget.isdigit() or int(budget) < 1:
+    if base != "mcts":
         raise ValueError(f"'{name}': only mcts takes a budget, a whole number of iterations (mcts:200)")
-    return base, int(budget)
+    from rulekit.agents.mcts import parse
+
+    try:
+        parse(options)
+    except ValueError as err:
+        raise ValueError(f"'{name}': {err}") from None
+    return base, options
 
 
 def make_agent(name: str, seed: int, seat: int) -> Chooser:

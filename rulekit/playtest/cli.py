@@ -11,8 +11,10 @@ from pathlib import Path
 import click
 
 from rulekit import registry
+from rulekit.agents import seat_agents
 from rulekit.console import SEED, Command, agents_or_usage_error, echo, load_or_exit
 from rulekit.playtest import report, stats
+from rulekit.playtest import skill as skill_mod
 from rulekit.playtest.audit import Expected, audited
 from rulekit.playtest.options import GAMES, scheduler_address
 from rulekit.playtest.progress import BatchProgress
@@ -38,8 +40,9 @@ DEFAULT_CONTENT = "content"
 @click.option("--content", "content_opt", type=click.Path(file_okay=False),
               help="内容文件夹，也可直接写在命令后（默认 content） / "
                    "The content folder; it may also come first, without --content (default: content).")
-@click.option("--games", default=200, show_default=True, type=GAMES,
-              help=f"本批对局数（1 到 {GAMES.hi:,}） / Games in the batch, 1 to {GAMES.hi:,}.")
+@click.option("--games", type=GAMES,
+              help=f"本批对局数（1 到 {GAMES.hi:,}，默认 200；--skill 默认 {skill_mod.DEFAULT_GAMES} 个种子） / Games in the "
+                   f"batch, 1 to {GAMES.hi:,} (default 200; with --skill, {skill_mod.DEFAULT_GAMES} seeds).")
 @click.option("--seed", default=1, show_default=True, type=SEED,
               help=f"批次种子（0 到 {SEED.hi:,}），每局的种子由它和局号决定 / "
                    f"The batch seed, 0 to {SEED.hi:,}; each game's seed derives from it and the game's index.")
@@ -70,8 +73,14 @@ DEFAULT_CONTENT = "content"
 @click.option("--value", "measure", is_flag=True,
               help="同时测量每张牌的因果价值（见 rulekit value；每张牌约多 1.5 倍时间） / Also measure each card's causal "
                    "value (as rulekit value does; each card costs about 1.5 plain batches more).")
+@click.option("--skill", is_flag=True,
+              help="技能：同一批种子上，一个轮换座位分别由 random、greedy、mcts 来下，其余为 greedy，报告每一级水平"
+                   "（按顾问、按牌）多赢多少 / Skill: on the same seeds one rotating seat is played by random, greedy and "
+                   "mcts (the others greedy); reports what each level of play gains, per advisor and per card.")
+@click.option("--skill-agent", default="mcts", show_default=True,
+              help="--skill 的搜索代理，如 mcts:24 / The searching level of --skill, e.g. mcts:24.")
 def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, fresh, backend, scheduler,
-             include_tbd, only_designed, fail_fast, quiet, players, measure):
+             include_tbd, only_designed, fail_fast, quiet, players, measure, skill, skill_agent):
     """批量试玩并报告值得注意之处 / Play many seeded games and report what stands out.
 
     \b
@@ -94,6 +103,10 @@ def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, f
         raise click.UsageError("--resume and --fresh contradict each other")
     loaded = load_or_exit(content, include_tbd, only_designed)
     n = players or int(loaded.rules.get("players", registry.DEFAULT_RULES["players"]))
+    if skill:
+        _skill(loaded, games or skill_mod.DEFAULT_GAMES, seed, n, skill_agent, jobs, Path(out), quiet)
+        return
+    games = games or 200
     names = agents_or_usage_error(agents, n)
     batch = Batch(content, games, seed, n, tuple(names), include_tbd, only_designed,
                   value=ValuePlan() if measure else None)
@@ -122,6 +135,31 @@ def playtest(content_arg, content_opt, games, seed, jobs, agents, out, resume, f
     click.echo(f"{g['total']} 局 games, {g['errors']} 出错 errors; 本次 played now {outcome.played}"
                f" in {outcome.seconds:.1f} s{rate}")
     click.echo(f"报告 / report: {out / 'report.html'}")
+
+
+def _skill(loaded, games: int, seed: int, players: int, agent: str, jobs: int, out: Path, quiet: bool) -> None:
+    """--skill: the same seeds at three levels of play, a plain report printed and written to OUT/skill.txt, .json."""
+    if agent.partition(":")[0] != "mcts":
+        raise click.BadParameter(f"'{agent}': the searching level is an mcts agent (mcts, mcts:N)",
+                                 param_hint="--skill-agent")
+    try:
+        seat_agents([agent], players)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--skill-agent") from None
+    done = [0]
+
+    def tick(g) -> None:
+        done[0] += 1
+        if not quiet:
+            click.echo(f"  seed {done[0]}/{games}", err=True)
+    games_played = skill_mod.play(loaded, games, seed, players, agent, jobs, tick)
+    summary = skill_mod.summarize(games_played)
+    text = skill_mod.render(summary)
+    out.mkdir(parents=True, exist_ok=True)
+    _write(out / "skill.json", json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+    _write(out / "skill.txt", text + "\n")
+    click.echo(text)
+    click.echo(f"报告 / report: {out / 'skill.txt'}, {out / 'skill.json'}")
 
 
 @contextmanager
