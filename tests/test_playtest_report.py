@@ -143,3 +143,12 @@ def test_progress_counts_each_game_and_errors_and_shows_the_final_stages():
     view.stage("报告 writing report.html")
     view.stop()
     assert "报告 writing report.html" in out.getvalue()
+
+
+def test_a_one_weight_chinese_font_prints_no_findfont_lines_to_the_designer():
+    """WenQuanYi Zen Hei comes in one weight: matplotlib would log "Failed to find font weight normal" for every
+    text drawn, dozens of alarming lines in a playtest's console, though it draws the text all the same."""
+    import logging
+
+    report.cjk_font()
+    assert logging.getLogger("matplotlib.font_manager").getEffectiveLevel() >= logging.ERROR

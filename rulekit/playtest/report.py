@@ -6,6 +6,7 @@ import base64
 from typing import Any
 import html
 import io
+import logging
 import shutil
 import subprocess
 from collections.abc import Iterable
@@ -442,6 +443,10 @@ def cjk_font() -> str | None:
     """
     from matplotlib import font_manager
 
+    # A Chinese font that comes in one weight only (WenQuanYi Zen Hei is medium) makes matplotlib log
+    # "Failed to find font weight normal" for every text it draws: it draws with that weight all the same, so
+    # those lines would only alarm the designer reading the console.
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     global _rescanned
     chinese = _fontconfig_chinese()
     font = pick_cjk_font((f.name for f in font_manager.fontManager.ttflist), chinese)
