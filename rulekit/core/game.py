@@ -157,7 +157,7 @@ class Game(Ops):
         options = q.options               # the legal set the core computed, taken before asking
         shown = q if type(options) is not Menu else Question(q.kind, seat, options.copy(), q.card, q.text)
         k = chooser.choose(self._views[seat] or self.observation(seat), shown)
-        if type(k) is not int or not 0 <= k < len(options):
+        if not q.accepts(k):
             self._refuse(q, k)
         answer = options[k]
         if self.log is not None:
@@ -189,7 +189,7 @@ class Game(Ops):
         q = self.pending()
         if q is None:
             raise RuleViolation("the game asks nothing now")
-        if type(k) is not int or not 0 <= k < len(q.options):
+        if not q.accepts(k):
             raise RuleViolation(f"{k!r} is not the index of one of the {len(q.options)} options of '{q.kind.value}'")
         self._pending = None
         option = q.options[k]

@@ -176,6 +176,10 @@ class Question:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Question cannot be changed ('{name}')")
 
+    def accepts(self, k: object) -> bool:
+        """True if `k` answers this question: the index of one of its options (a whole number, not a bool)."""
+        return type(k) is int and 0 <= k < len(self.options)
+
     def __repr__(self) -> str:
         return f"Question({self.kind.value}, P{self.seat + 1}, {len(self.options)} options, {self.text!r})"
 

@@ -232,7 +232,7 @@ class Session:
             if q is None or type(qid) is not int or qid != self.qid or self.reply is not None:
                 return False, (f"这个问题已经过期（现在的问题是 {self.qid if q is not None else '无'}） · that question is no "
                                f"longer asked (stale answer to {qid!r}); the page shows the question asked now")
-            if type(k) is not int or not 0 <= k < len(q.options):
+            if not q.accepts(k):          # the core's own test, asked before the answer reaches the game thread
                 return False, (f"{k!r} 不是任何选项的编号 · {k!r} is not the index of one of the {len(q.options)} options "
                                f"of '{q.kind.value}'")
             self.reply = k
