@@ -10,12 +10,12 @@ import shutil
 from pathlib import Path
 
 from rulekit.content.loader import load_content
-from rulekit.engine import new_game
 from rulekit.language import ast
 from rulekit.language import resolve as rs
 from rulekit.language.checker import check_effect
 from rulekit.language.parser import parse_effect_recovering
 from tests.conftest import ROOT
+from tests.test_params import gains  # the money 补助 gave each time it was played, seeded
 
 # One effect with every kind of name: made names (let, choose, as), a counter, a parameter, a card's
 # values inside count(played …), tracks, board counts, values the game provides, and a quantity.
@@ -152,21 +152,7 @@ def test_both_evaluators_read_every_kind_of_name_alike(tmp_path: Path):
     assert GRANT in text
     path.write_text(text.replace(GRANT, EVERYTHING), encoding="utf-8")
     content = load_content(root)
-    card = content.lookup("grant")
-
-    def money(evaluator: str) -> list[int]:
-        out: list[int] = []
-        for seed in range(4):
-            log: list = []
-            game = new_game(content, seed, ["greedy"], players=2, evaluator=evaluator, log=log)
-            game.setup()
-            game.take_from_deck(card)
-            game.to_hand(0, card, "given")
-            game.run()
-            out += [r["delta"] for r in log if r["e"] == "track" and r.get("why") == "grant" and r["track"] == "money"]
-        return out
-
-    compiled, reference = money("compiled"), money("reference")
+    compiled, reference = gains(content, "compiled"), gains(content, "reference")
     assert compiled == reference
     # No played card costs 100: the count reads the cards' prices, not the effect's `price`; the card and its
     # `after` block each give exactly 1.
