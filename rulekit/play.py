@@ -156,6 +156,7 @@ RECORDS: dict[str, dict[str, Shape]] = {
     "money": {"seat": SEAT, "delta": NUMBER, "money": COUNT, "why": maybe(TEXT)},
     "overthrow_prevented": {"seat": SEAT},
     "shielded": {"seat": SEAT, "what": TEXT, "card": maybe(CARD)},
+    "held": {"seat": SEAT, "track": TRACK, "card": CARD, "wanted": NUMBER, "value": NUMBER, "why": maybe(TEXT)},
     "draw": {"seat": SEAT, "card": CARD, "why": maybe(TEXT)},
     "discard": {"card": CARD},
     "refill": {"stage": STAGE, "cards": COUNT},
@@ -649,6 +650,8 @@ def _change_words(r: dict, name) -> str | None:
         return f"discards {name(r['card'])}"
     if e == "shielded":
         return f"{who}is shielded: no {r['what']} lost"
+    if e == "held":
+        return f"{who}{r['track']} held at {r['value']} by {name(r['card'])} (would have been {r['wanted']})"
     if e == "arranged":
         return f"{who}arranges {r['tiles']} tiles"
     if e == "unlock":

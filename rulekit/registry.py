@@ -274,6 +274,28 @@ SEALABLE: dict[str, Word] = _index(
     Word("border", "边境", "contagion from other players' boards cannot infect my residents"),
 )
 
+# `shield TARGETS from SOURCE, …`: whose changes a shield stops (without `from`: all three).
+SHIELD_SOURCES: dict[str, Word] = _index(
+    Word("events", "事件", "the effects of global events"),
+    Word("combos", "连击", "the effects of combos"),
+    Word("players", "其他玩家", "the effects of other players' cards (their policies and advisors)"),
+)
+# The kind of card a moment's effect comes from -> the shield source it counts as (others' cards: "players").
+SOURCE_OF_KIND = {"event": "events", "combo": "combos"}
+
+# `seal border [DIRECTION]`: which way contagion is stopped at the owner's border (without a word: in).
+SEAL_DIRECTIONS: dict[str, Word] = _index(
+    Word("in", "入境", "other players' infected and dead cannot infect my residents (the same as `seal border`)"),
+    Word("out", "出境", "my infected and dead cannot infect other players' residents"),
+    Word("both", "双向", "neither: contagion crosses my border in no direction"),
+)
+
+# `floor TRACK N` / `ceiling TRACK N`: a bound the owner's track is held to at every change.
+TRACK_LIMITS: dict[str, Word] = _index(
+    Word("floor", "下限", "floor TRACK N — no change takes the owner's TRACK below N (a lower value stays where it is)"),
+    Word("ceiling", "上限", "ceiling TRACK N — no change takes the owner's TRACK above N (a higher value stays where it is)"),
+)
+
 CARD_KINDS: dict[str, Word] = _index(
     Word("advisor", "顾问", "chosen at setup; its effect applies all game"),
     Word("policy", "政策", "drawn, played into the tableau"),
@@ -296,7 +318,7 @@ KEYWORDS = (
     "on", "when", "once", "react", "modify", "by", "min", "shield", "seal", "let", "choose",
     "from", "to", "spend", "pay", "as", "draw", "stage", "keep", "unlock", "prevent", "if",
     "elif", "else", "each", "other", "player", "where", "with", "repeat", "may", "all", "any",
-    "up", "it", "and", "or", "not", "after", "skip", "count", "me", "next",
+    "up", "it", "and", "or", "not", "after", "skip", "count", "me", "next", "while", "floor", "ceiling",
 )
 
 # Statement words in the grammar, with a line each for the docs.
@@ -322,6 +344,8 @@ STATEMENTS: dict[str, Word] = _index(
                                     "and resolve the block"),
     Word("after", "之后", "after N rounds: — the block runs at the start of the round N rounds from now"),
     Word("me", "我", "me: — the card's owner is the subject of the block again (inside another player's block)"),
+    Word("while", "只要", "DECLARATION while COND — a `modify`, `shield`, `seal`, `skip`, `floor` or `ceiling` that "
+                         "holds only while COND is true, read each time the game consults it"),
     Word("next to", "相邻", "VERB AMOUNT KIND next to KIND2 — only the subject's residents orthogonally next to a KIND2 "
                            "(on any board); `next to it` — next to the trigger's cell; count(KIND next to KIND2|it) counts them"),
 )
@@ -377,6 +401,9 @@ def all_words() -> dict[str, list[str]]:
         "superlatives": list(SUPERLATIVES),
         "shieldable": list(SHIELDABLE),
         "sealable": list(SEALABLE),
+        "shield sources": list(SHIELD_SOURCES),
+        "seal directions": list(SEAL_DIRECTIONS),
+        "track limits": list(TRACK_LIMITS),
         "skippable": list(SKIPPABLE),
         "aggregates": list(AGGREGATES),
         "countable": list(COUNTABLE),

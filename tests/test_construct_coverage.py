@@ -122,16 +122,31 @@ def _observe(trees: dict[str, tuple[str, list[ast.Node]]]) -> dict[str, set[str]
                         add("moments", "react at a phase moment")
                     elif form != "on":
                         add("triggers", event)
-                case ast.Modify(quantity=q, floor=floor):
+                case ast.Modify(quantity=q, floor=floor, cond=cond):
                     add("quantities", q)
                     add("modify forms", "min N" if floor is not None else "plain")
-                case ast.Shield(targets=targets):
+                    if cond is not None:
+                        add("while forms", "modify")
+                case ast.Shield(targets=targets, sources=sources, cond=cond):
                     for t, _ in targets:
                         add("shield targets", t)
-                case ast.Seal(target=t):
+                    for source, _ in sources:
+                        add("shield sources", source)
+                    if cond is not None:
+                        add("while forms", "shield")
+                case ast.Seal(target=t, direction=direction, cond=cond):
                     add("seal targets", t)
-                case ast.Skip(step=step):
+                    add("seal directions", direction)
+                    if cond is not None:
+                        add("while forms", "seal")
+                case ast.Skip(step=step, cond=cond):
                     add("skipped steps", step)
+                    if cond is not None:
+                        add("while forms", "skip")
+                case ast.Limit(which=which, cond=cond):
+                    add("track limits", which)
+                    if cond is not None:
+                        add("while forms", which)
                 case ast.Transfer(direction=direction, what=what):
                     add("transfers", direction)
                     add("transferred", "cards" if what in registry.HAND_WORDS else "a track")
@@ -210,6 +225,10 @@ def _required() -> dict[str, set[str]]:
         "modify forms": {"min N", "plain"},
         "shield targets": set(registry.SHIELDABLE),
         "seal targets": set(registry.SEALABLE),
+        "shield sources": set(registry.SHIELD_SOURCES),
+        "seal directions": set(registry.SEAL_DIRECTIONS),
+        "track limits": set(registry.TRACK_LIMITS),
+        "while forms": {"modify", "shield", "seal", "skip", "ceiling"},
         "amount modes": {"n", "all", "any", "up_to"},
         "verbs": set(registry.VERBS) | set(registry.TILE_VERBS) | set(registry.IT_ONLY_VERBS),
         "it verbs": {"discard", "cure", "remove"},
@@ -259,6 +278,7 @@ SECTIONS = {
     "functions": "functions", "superlatives": "superlatives", "shieldable": "shield targets",
     "sealable": "seal targets", "card kinds": "card kinds", "skippable": "skipped steps",
     "aggregates": "aggregates", "countable": "countable", "card values": "card values", "transfers": "transfers",
+    "shield sources": "shield sources", "seal directions": "seal directions", "track limits": "track limits",
 }
 
 

@@ -68,11 +68,15 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
             logs.append(log)
         assert logs[0] == logs[1], f"seed {seed}: the evaluators disagree"
         fired |= {(r["card"], r["how"]) for r in logs[0] if r["e"] == "fire"}
+        # Declarations do not fire: a floor or ceiling that cut a change, a `while` modifier that applied.
+        fired |= {(r["card"], f"held {r['track']}") for r in logs[0] if r["e"] == "held"}
+        fired |= {(r["card"], "modifier") for r in logs[0] if r["e"] == "modifier"}
     assert {("extortion", "on play"), ("evacuation", "after"), ("grant", "react actions start"),
             ("retreat", "when event"), ("census", "when cure"), ("lockdown", "on game end"),
             ("baron", "on play"), ("news_team", "when play"), ("supply_crisis", "on resolve"),
             ("stipend", "on play"), ("stipend", "after"), ("patron", "on setup"), ("outbreak", "on play"),
             ("breach", "when reveal mild"), ("breach", "when death severe"), ("breach", "when cure")} <= fired
+    assert {("safety_net", "held policy"), ("safety_net", "held disease"), ("boom_years", "modifier")} <= fired
 
 
 def test_generated_code_uses_only_the_exported_runtime(reach_content):

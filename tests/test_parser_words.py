@@ -43,7 +43,7 @@ def test_every_keyword_of_the_grammar_is_known_to_the_parser_and_reserved_by_the
 
 def test_the_words_that_open_a_line_are_the_grammars():
     kw = keywords()
-    assert set(kw.items) == {"on", "when", "once", "react", "modify", "shield", "seal", "skip"}
+    assert set(kw.items) == {"on", "when", "once", "react", "modify", "shield", "seal", "skip", "floor", "ceiling"}
     assert {"let", "if", "elif", "else", "each", "player", "after", "me", "may", "choose"} <= set(kw.statements)
     assert not {"by", "from", "to", "where", "and", "it"} & set(kw.statements)
 

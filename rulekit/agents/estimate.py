@@ -428,5 +428,23 @@ def unreadable_in(program: ast.Program) -> tuple[Unreadable, ...]:
         what = "next to" if node.near is not None else node.verb if isinstance(node, ast.VerbStmt) else None
         if what is not None and what in UNREADABLE and what not in found:
             found[what] = Unreadable(UNREADABLE[what], node.pos)
+    for item in program.items:
+        for what in declared_unreadable(item):
+            found.setdefault(what, Unreadable(UNREADABLE[what], item.pos))
     return tuple(found.values())
+
+
+def declared_unreadable(item) -> tuple[str, ...]:
+    """The words of a declaration the reading cannot value: `while`, `shield … from`, `seal border out|both`,
+    `floor`/`ceiling`."""
+    words = []
+    if isinstance(item, ast.Limit):
+        words.append("floor")
+    if getattr(item, "cond", None) is not None:
+        words.append("while")
+    if isinstance(item, ast.Shield) and item.sources:
+        words.append("from")
+    if isinstance(item, ast.Seal) and item.direction in ("out", "both"):
+        words.append("seal out")
+    return tuple(words)
 

@@ -56,7 +56,15 @@ SKIP = {"contagion": ("new_mild", "healthy"), "worsening": ("new_severe", "mild"
 UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares, depends on the board's layout, "
                       "which the reading does not look at)",
               "next to": "`next to` (which residents sit next to a kind, or to the trigger's cell, depends on the "
-                         "board's layout, which the reading does not look at)"}
+                         "board's layout, which the reading does not look at)",
+              "while": "`while` (whether the declaration holds depends on how the condition changes over the game, "
+                       "which the reading does not follow)",
+              "from": "`shield … from` (how much of the harm comes from the sources named is not something the "
+                      "reading tells apart)",
+              "seal out": "`seal border out` (whom my contagion would reach depends on the board's layout, which "
+                          "the reading does not look at)",
+              "floor": "`floor`/`ceiling` (which changes a bound cuts depends on where the track goes, which the "
+                       "reading does not follow)"}
 
 TRACKS = ("medical", "disease", "policy", "score", "economy", "money")
 TRACK_INDEX = {name: k for k, name in enumerate(TRACKS)}

@@ -17,6 +17,8 @@ from rulekit.core.program import Card, Expression, Handler, Program
 from rulekit.core.questions import Ask
 from rulekit.core.state import Entry, GameState, SeatState
 
+SOURCE_OF_KIND = registry.SOURCE_OF_KIND
+
 if TYPE_CHECKING:
     pass
 
@@ -79,7 +81,8 @@ class Frame:
 class Tables:
     """A seat's cards in play, indexed once per change of its tableau or advisor (not per question)."""
 
-    __slots__ = ("_fired", "modifiers", "names", "on", "played", "sealed", "shields", "skips", "triggers")
+    __slots__ = ("_fired", "limits", "modifiers", "names", "on", "played", "seal_in", "seal_out", "sealed",
+                 "sealed_out", "shields", "shields_while", "skips", "skips_while", "triggers")
 
     def __init__(self, program: Program, seat_state: SeatState) -> None:
         active: list[tuple[Any, Entry | None]] = []      # (compiled card, entry), handler order
@@ -92,21 +95,50 @@ class Tables:
         self.triggers: dict[str, list] = {}        # word -> [(key, fn, once, card, entry, position, word)]
         self.modifiers: dict[str, list] = {}
         self._fired: dict[tuple[str, ...], tuple] = {}
-        shields: set[str] = set()
+        shields: set[tuple[str, str]] = set()
         skips: set[str] = set()
-        self.sealed = False
+        # Declarations with `while COND` are kept apart, with their card, and their condition read each time
+        # the game consults them (docs/language.md 4, 'while'); the ones without are plain sets and flags.
+        self.shields_while: list[tuple[str, frozenset[str], Expression, Card, Entry | None]] = []
+        self.skips_while: list[tuple[str, Expression, Card, Entry | None]] = []
+        self.seal_in: list[tuple[Expression, Card, Entry | None]] = []
+        self.seal_out: list[tuple[Expression, Card, Entry | None]] = []
+        self.limits: dict[str, list[tuple[str, int, Expression | None, Card, Entry | None]]] = {}
+        self.sealed = self.sealed_out = False
         for position, (compiled, entry) in enumerate(active):
+            card = compiled.card
             for key, fn in compiled.on.items():
-                self.on.setdefault(key, []).append((fn, compiled.card, entry))
+                self.on.setdefault(key, []).append((fn, card, entry))
             for word, handlers in compiled.triggers.items():
                 for key, fn, once in handlers:
-                    self.triggers.setdefault(word, []).append((key, fn, once, compiled.card, entry, position, word))
-            for quantity, fn, floor in compiled.modifiers:
-                self.modifiers.setdefault(quantity, []).append((fn, floor, compiled.card, entry))
-            shields.update(compiled.shields)
-            skips.update(compiled.skips)
-            self.sealed = self.sealed or "border" in compiled.seals
-        self.shields = frozenset(shields)
+                    self.triggers.setdefault(word, []).append((key, fn, once, card, entry, position, word))
+            for quantity, fn, floor, cond in compiled.modifiers:
+                self.modifiers.setdefault(quantity, []).append((fn, floor, card, entry, cond))
+            for target, sources, cond in compiled.shields:
+                if cond is None:
+                    shields.update((target, source) for source in sources)
+                else:
+                    self.shields_while.append((target, sources, cond, card, entry))
+            for step, cond in compiled.skips:
+                if cond is None:
+                    skips.add(step)
+                else:
+                    self.skips_while.append((step, cond, card, entry))
+            for target, direction, cond in compiled.seals:
+                if target != "border":
+                    continue
+                into, out = direction in ("in", "both"), direction in ("out", "both")
+                if cond is None:
+                    self.sealed = self.sealed or into
+                    self.sealed_out = self.sealed_out or out
+                else:
+                    if into:
+                        self.seal_in.append((cond, card, entry))
+                    if out:
+                        self.seal_out.append((cond, card, entry))
+            for track, which, value, cond in compiled.limits:
+                self.limits.setdefault(track, []).append((which, value, cond, card, entry))
+        self.shields = frozenset(shields)     # (target, source) pairs
         self.skips = frozenset(skips)     # spread steps that do nothing on this board
         self.names = frozenset(e.card.name for e in seat_state.tableau)   # one card per name, all entries
         # What `played("…")` finds: the ids and names of tableau cards not switched off.
@@ -192,8 +224,10 @@ class Handlers:
         if mods:
             total = base
             floor = None
-            for fn, bound, card, entry in mods:
+            for fn, bound, card, entry, cond in mods:
                 if without is not None and card.id == without:
+                    continue
+                if cond is not None and not self.evaluate(cond, card, seat, entry):
                     continue
                 d = self.evaluate(fn, card, seat, entry)
                 total += d
@@ -211,12 +245,57 @@ class Handlers:
         return 0
 
     def shielded(self, seat: int, what: str, frame: Frame | None) -> bool:
+        """Whether a loss of `what` the frame's statement would cause the seat is stopped by one of its shields:
+        the frame's card counts as the source its kind says (an event, a combo, or another player's card)."""
         if frame is None or not (frame.from_other or frame.owner != seat):
             return False
-        return what in self.tables(seat).shields
+        t = self._tables[seat] or self._index(seat)
+        source = SOURCE_OF_KIND.get(frame.card.kind, "players") if frame.card is not None else "players"
+        if (what, source) in t.shields:
+            return True
+        for target, sources, cond, card, entry in t.shields_while:
+            if target == what and source in sources and self.evaluate(cond, card, seat, entry):
+                return True
+        return False
 
     def sealed(self, seat: int) -> bool:
-        return (self._tables[seat] or self._index(seat)).sealed
+        """Whether contagion from other boards cannot reach the seat's board now (`seal border [in|both]`)."""
+        t = self._tables[seat] or self._index(seat)
+        return t.sealed or (bool(t.seal_in) and self._any_holds(t.seal_in, seat))
+
+    def sealed_out(self, seat: int) -> bool:
+        """Whether the seat's infected and dead cannot reach other boards now (`seal border out|both`)."""
+        t = self._tables[seat] or self._index(seat)
+        return t.sealed_out or (bool(t.seal_out) and self._any_holds(t.seal_out, seat))
+
+    def skipping(self, seat: int, step: str) -> bool:
+        """Whether a spread step does nothing on the seat's board now (`skip STEP [while COND]`)."""
+        t = self._tables[seat] or self._index(seat)
+        if step in t.skips:
+            return True
+        return any(s == step and self.evaluate(cond, card, seat, entry) for s, cond, card, entry in t.skips_while)
+
+    def _any_holds(self, conds: list[tuple[Expression, Card, Entry | None]], seat: int) -> bool:
+        return any(self.evaluate(cond, card, seat, entry) for cond, card, entry in conds)
+
+    def held(self, seat: int, track: str, cur: int, new: int, why: str | None) -> int:
+        """A change of the seat's track from cur to new, held to its cards' floors and ceilings (`floor TRACK N`,
+        `ceiling TRACK N` [while COND]): a floor N stops a fall at min(N, cur), a ceiling a rise at max(N, cur),
+        so neither ever moves the track itself. Each cut is logged as "held", the card that held it named."""
+        for which, value, cond, card, entry in (self._tables[seat] or self._index(seat)).limits[track]:
+            if cond is not None and not self.evaluate(cond, card, seat, entry):
+                continue
+            if which == "floor":
+                bound = value if value < cur else cur
+                if new >= bound:
+                    continue
+            else:
+                bound = value if value > cur else cur
+                if new <= bound:
+                    continue
+            self.record("held", seat=seat, track=track, card=card.id, wanted=new, value=bound, why=why)
+            new = bound
+        return new
 
     # ---- running effects -----------------------------------------------------------------------------------------
     def run_handler(self, fn: Handler, card: Card, seat: int | None, entry: Entry | None = None, it: Any = None,

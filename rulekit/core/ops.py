@@ -218,7 +218,12 @@ class Ops(Handlers):
         if p.out or not delta:
             return
         lo, hi, _ = self.rules.bound("score")
-        p.score = max(lo, min(hi, p.score + delta))
+        new = p.score + delta
+        if "score" in (self._tables[seat] or self._index(seat)).limits:
+            new = self.held(seat, "score", p.score, new, why)
+            if new == p.score:
+                return
+        p.score = max(lo, min(hi, new))
         if self.log is not None:
             self.record("track", seat=seat, track="score", delta=delta, value=p.score, why=why)
 
@@ -226,6 +231,8 @@ class Ops(Handlers):
         """Set a track (or money) to a value, clamped to its range; below policy's floor overthrows."""
         p = self.state.seats[seat]
         cur = getattr(p, track)
+        if track in (self._tables[seat] or self._index(seat)).limits:
+            new = self.held(seat, track, cur, new, why)      # the owner's floors and ceilings, before the rules' range
         lo, hi, _ = self.rules.bound(track)
         if track == "policy" and new < lo:
             self.overthrow(seat)

@@ -78,13 +78,16 @@ class CompiledCard(Protocol):
     @property
     def react(self) -> Mapping[str, Handler]: ...
     @property
-    def modifiers(self) -> Sequence[tuple[str, Expression, int | None]]: ...      # (quantity, fn, floor)
+    def modifiers(self) -> Sequence[tuple[str, Expression, int | None, Expression | None]]: ...
+    # (quantity, fn, floor, while): `while` is the declaration's condition, None when it always holds
     @property
-    def shields(self) -> tuple[str, ...]: ...
+    def shields(self) -> tuple[tuple[str, frozenset[str], Expression | None], ...]: ...   # (target, sources, while)
     @property
-    def seals(self) -> tuple[str, ...]: ...
+    def seals(self) -> tuple[tuple[str, str, Expression | None], ...]: ...     # (target, direction, while)
     @property
-    def skips(self) -> tuple[str, ...]: ...
+    def skips(self) -> tuple[tuple[str, Expression | None], ...]: ...          # (step, while)
+    @property
+    def limits(self) -> tuple[tuple[str, str, int, Expression | None], ...]: ...   # (track, floor|ceiling, N, while)
     @property
     def condition(self) -> Expression | None: ...
     @property

@@ -1864,6 +1864,67 @@ DOCS: dict[R, Doc] = _docs(
               cure all mild next to it
         """),
     ),
+    _doc(
+        R.UNKNOWN_SHIELD_SOURCE,
+        """
+        Checks the sources after `shield … from`: `events`, `combos` and `players` (other players'
+        cards).
+        """,
+        """
+        A shield with `from` stops only the losses its sources cause; a source the game does not know
+        would stop nothing, and the card would promise a protection it never gives.
+        """,
+        _policy("""
+            shield medical from event
+        """, id="storm_cellar", name="防灾地窖"),
+        """
+        Write `from events`, `from combos` or `from players`, or several (`from events, combos`);
+        without `from`, the shield stops all three.
+        """,
+        _policy("""
+            shield medical from events
+        """, id="storm_cellar", name="防灾地窖"),
+    ),
+    _doc(
+        R.UNKNOWN_SEAL_DIRECTION,
+        """
+        Checks the word after `seal border`: `in` (the same as `seal border` alone), `out` or `both`.
+        """,
+        """
+        The direction says which contagion the border stops: others' coming in, mine going out, or
+        both; any other word would leave that unsaid.
+        """,
+        _policy("""
+            seal border outward
+        """, id="export_ban", name="出境管制"),
+        """
+        Write `seal border out` (or `in`, or `both`).
+        """,
+        _policy("""
+            seal border out
+        """, id="export_ban", name="出境管制"),
+    ),
+    _doc(
+        R.LIMIT_NOT_A_TRACK,
+        """
+        Checks the word after `floor` or `ceiling`: one of the tracks `medical`, `disease`,
+        `policy`, `score`, `economy`.
+        """,
+        """
+        A floor or a ceiling holds a track at every change; money and the hand are not tracks (a
+        floor on money would refuse prices and bids the player chose). A misspelt track would hold
+        nothing.
+        """,
+        _policy("""
+            floor money 3
+        """, id="safety_net", name="安全网"),
+        """
+        Put the floor on a track; to keep money from others, write `shield money`.
+        """,
+        _policy("""
+            shield money
+        """, id="safety_net", name="安全网"),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

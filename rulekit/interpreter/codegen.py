@@ -360,13 +360,16 @@ def after_name(st: ast.After) -> str:
 
 
 def generate(card: CardLike, checked: Checked | None, handlers: Sequence[ast.Handler],
-             modifiers: Sequence[ast.Modify]) -> CardCode:
-    """One card's module: handlers as h0, h1 …, modifier amounts as m0, m1 …, its condition as c."""
+             modifiers: Sequence[ast.Modify], conds: Sequence[ast.Expr] = ()) -> CardCode:
+    """One card's module: handlers as h0, h1 …, modifier amounts as m0, m1 …, the `while` conditions of its
+    declarations as w0, w1 …, its condition as c."""
     gen = _Gen(card, checked)
     for k, h in enumerate(handlers):
         gen.handler(f"h{k}", h.body, h.pos.line)
     for k, m in enumerate(modifiers):
         gen.expression(f"m{k}", m.expr, m.pos.line)
+    for k, cond in enumerate(conds):
+        gen.expression(f"w{k}", cond, cond.pos.line)
     condition = checked.condition if checked is not None else None
     if condition is not None:
         gen.expression("c", condition, condition.pos.line or card.line)

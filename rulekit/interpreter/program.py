@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from rulekit.core.game import Game
 
 EVALUATORS = ("compiled", "reference")
+ALL_SOURCES = frozenset(registry.SHIELD_SOURCES)      # a shield without `from` stops them all
 
 
 @dataclass
@@ -32,12 +33,14 @@ class CompiledCard:
     on: dict[str, Handler] = field(default_factory=dict)          # 'play', 'setup', 'resolve', 'income start', …
     triggers: dict[str, list[tuple[str, Handler, bool]]] = field(default_factory=dict)      # word -> [(key, fn, once)]
     react: dict[str, Handler] = field(default_factory=dict)       # word -> fn
-    modifiers: list[tuple[str, Expression, int | None]] = field(default_factory=list)  # [(quantity, fn, floor)]
-    shields: tuple[str, ...] = ()
-    seals: tuple[str, ...] = ()
+    # [(quantity, fn, floor, while)]: `while` is the declaration's condition (None: it always holds)
+    modifiers: list[tuple[str, Expression, int | None, Expression | None]] = field(default_factory=list)
+    shields: tuple[tuple[str, frozenset[str], Expression | None], ...] = ()     # (target, sources, while)
+    seals: tuple[tuple[str, str, Expression | None], ...] = ()                 # (target, direction, while)
     condition: Expression | None = None                             # combos: `when:`
     playable: bool = True                                          # False when only `react` handlers
-    skips: tuple[str, ...] = ()                                    # `skip STEP`
+    skips: tuple[tuple[str, Expression | None], ...] = ()          # `skip STEP`: (step, while)
+    limits: tuple[tuple[str, str, int, Expression | None], ...] = ()   # `floor|ceiling TRACK N`: (track, which, N, while)
     later: dict[str, Handler] = field(default_factory=dict)      # `after N rounds:` blocks by name
     code: codegen.CardCode | None = None                           # the generated module (compiled evaluator)
 
@@ -58,19 +61,23 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
     program = checked.program if checked is not None else None
     handlers = program.handlers if program is not None else ()
     modifiers = tuple(i for i in program.items if isinstance(i, ast.Modify)) if program is not None else ()
+    declared = tuple(i for i in program.items if not isinstance(i, ast.Handler)) if program is not None else ()
+    conds = tuple(d.cond for d in declared if d.cond is not None)
     out = CompiledCard(card)
     if evaluator == "compiled":
-        out.code = codegen.generate(card, checked, handlers, modifiers)
+        out.code = codegen.generate(card, checked, handlers, modifiers, conds)
         fns = out.code.functions
         hfn = [fns[f"h{k}"] for k in range(len(handlers))]
         mfn = [fns[f"m{k}"] for k in range(len(modifiers))]
+        wfn = [fns[f"w{k}"] for k in range(len(conds))]
         out.condition = fns.get("c")
         out.later = {k: v for k, v in fns.items() if k.startswith("after_")}
     else:
-        hfn, mfn, out.condition = [], [], None
+        hfn, mfn, wfn, out.condition = [], [], [], None
         if checked is not None:
             hfn = [reference.handler(h.body, checked, card, h.pos.line) for h in handlers]
             mfn = [reference.expression(m.expr, checked, card, m.pos.line) for m in modifiers]
+            wfn = [reference.expression(c, checked, card, c.pos.line) for c in conds]
             condition = checked.condition
             out.condition = reference.expression(condition, checked, None, condition.pos.line or card.line) \
                 if condition is not None else None
@@ -82,17 +89,23 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
             out.react[h.event] = fn
         else:
             out.triggers.setdefault(h.event, []).append((f"{card.id}/{n}", fn, h.form == "once"))
-    out.modifiers = [(m.quantity, fn, m.floor) for m, fn in zip(modifiers, mfn, strict=False)]
-    if program is not None:
-        for item in program.items:
-            if isinstance(item, ast.Shield):
-                out.shields += tuple(t for t, _ in item.targets)
-            elif isinstance(item, ast.Seal):
-                out.seals += (item.target,)
-            elif isinstance(item, ast.Skip):
-                out.skips += (item.step,)
-    out.playable = bool(out.on or out.triggers or out.modifiers or out.shields or out.seals or out.skips) \
-        or not out.react
+    # Each declaration's `while` condition, compiled in the order of the text (w0, w1 …).
+    cond_of = {id(d): fn for d, fn in zip((d for d in declared if d.cond is not None), wfn, strict=True)}
+    for item in declared:
+        w = cond_of.get(id(item))
+        if isinstance(item, ast.Modify):
+            out.modifiers.append((item.quantity, mfn[len(out.modifiers)], item.floor, w))
+        elif isinstance(item, ast.Shield):
+            sources = frozenset(s for s, _ in item.sources) or ALL_SOURCES
+            out.shields += tuple((t, sources, w) for t, _ in item.targets)
+        elif isinstance(item, ast.Seal):
+            out.seals += ((item.target, item.direction, w),)
+        elif isinstance(item, ast.Skip):
+            out.skips += ((item.step, w),)
+        elif isinstance(item, ast.Limit):
+            out.limits += ((item.track, item.which, item.value, w),)
+    out.playable = bool(out.on or out.triggers or out.modifiers or out.shields or out.seals or out.skips
+                        or out.limits) or not out.react
     return out
 
 

@@ -354,17 +354,23 @@ class Modify(Node):
     expr: Expr
     floor: int | None       # `min N`
     quantity_pos: Pos
+    cond: Expr | None = None    # `while COND`: the declaration holds only while COND is true
 
 
 @dataclass(frozen=True)
 class Shield(Node):
     targets: tuple[tuple[str, Pos], ...]
+    sources: tuple[tuple[str, Pos], ...] = ()    # `from events, combos, players`; none: every source
+    cond: Expr | None = None
 
 
 @dataclass(frozen=True)
 class Seal(Node):
     target: str
     target_pos: Pos
+    direction: str = "in"       # `seal border [in|out|both]`
+    direction_pos: Pos = NOPOS
+    cond: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -373,9 +379,21 @@ class Skip(Node):
 
     step: str
     step_pos: Pos
+    cond: Expr | None = None
 
 
-Item = Handler | Modify | Shield | Seal | Skip
+@dataclass(frozen=True)
+class Limit(Node):
+    """`floor TRACK N` / `ceiling TRACK N` — no change takes the owner's track past N (while the card is active)."""
+
+    which: str              # 'floor' | 'ceiling'
+    track: str
+    track_pos: Pos
+    value: int
+    cond: Expr | None = None
+
+
+Item = Handler | Modify | Shield | Seal | Skip | Limit
 
 
 @dataclass(frozen=True)

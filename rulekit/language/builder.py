@@ -65,6 +65,32 @@ def _after(ch: list[Any], word: str) -> Any:
     return None
 
 
+@dataclass(slots=True)
+class _While:
+    """`while COND` after a declaration, before it is folded into the declaration."""
+
+    node: ast.Expr
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(slots=True)
+class _From:
+    """`from SOURCE, …` after a shield's targets."""
+
+    names: tuple[tuple[str, ast.Pos], ...]
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+def _while(ch: list[Any]) -> ast.Expr | None:
+    return next((c.node for c in ch if isinstance(c, _While)), None)
+
+
 def _has(ch: list[Any], word: str) -> bool:
     return any(isinstance(c, Token) and c.type == word for c in ch)
 
@@ -139,18 +165,38 @@ class AstBuilder(Transformer):
         return " ".join(t.value for t in ch), self.pos(ch[0], ch[-1])
 
     def modify_decl(self, ch: list[Any]) -> ast.Modify:
-        _, name, _by, amount, *rest = ch           # rest: [MIN INT] _NL
+        cond = _while(ch)
+        _, name, _by, amount, *rest = [c for c in ch if not isinstance(c, _While)]       # rest: [MIN INT]
         floor = self.whole(rest[1]) if len(rest) > 1 else None
-        return ast.Modify(self.pos(ch[0], ch[-1]), name.value, amount.node, floor, self.tok(name))
+        return ast.Modify(self.pos(ch[0], ch[-1]), name.value, amount.node, floor, self.tok(name), cond)
 
     def shield_decl(self, ch: list[Any]) -> ast.Shield:
-        return ast.Shield(self.pos(ch[0], ch[-1]), tuple((c.value, self.tok(c)) for c in ch if c.type == "NAME"))
+        sources = next((c.names for c in ch if isinstance(c, _From)), ())
+        return ast.Shield(self.pos(ch[0], ch[-1]), tuple((c.value, self.tok(c)) for c in ch
+                                                         if isinstance(c, Token) and c.type == "NAME"),
+                          sources, _while(ch))
+
+    def shield_from(self, ch: list[Any]) -> _From:
+        return _From(tuple((c.value, self.tok(c)) for c in ch if c.type == "NAME"), ch[0].line, ch[0].column,
+                     ch[-1].end_line, ch[-1].end_column)
+
+    def while_clause(self, ch: list[Any]) -> _While:
+        return _While(ch[1].node, ch[0].line, ch[0].column, ch[1].end_line, ch[1].end_column)
 
     def seal_decl(self, ch: list[Any]) -> ast.Seal:
-        return ast.Seal(self.pos(ch[0], ch[-1]), ch[1].value, self.tok(ch[1]))
+        names = [c for c in ch if isinstance(c, Token) and c.type == "NAME"]
+        direction, direction_pos = (names[1].value, self.tok(names[1])) if len(names) > 1 else ("in", ast.NOPOS)
+        return ast.Seal(self.pos(ch[0], ch[-1]), names[0].value, self.tok(names[0]), direction, direction_pos,
+                        _while(ch))
 
     def skip_decl(self, ch: list[Any]) -> ast.Skip:
-        return ast.Skip(self.pos(ch[0], ch[-1]), ch[1].value, self.tok(ch[1]))
+        return ast.Skip(self.pos(ch[0], ch[-1]), ch[1].value, self.tok(ch[1]), _while(ch))
+
+    def limit_decl(self, ch: list[Any]) -> ast.Limit:
+        word, name = ch[0], ch[1]
+        number = next(c for c in ch if isinstance(c, Token) and c.type == "INT")
+        value = self.whole(number) * (-1 if _has(ch, "MINUS") else 1)
+        return ast.Limit(self.pos(ch[0], ch[-1]), word.value, name.value, self.tok(name), value, _while(ch))
 
     def block(self, ch: list[Any]) -> _Block:
         end = ch[-1]                               # _NL _INDENT stmt+ _DEDENT

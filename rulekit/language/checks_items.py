@@ -169,7 +169,7 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
 
     # -- declarations ----------------------------------------------------------------
     def declaration(self, d: ast.Item) -> None:
-        self.lasting_only(d.pos, f"`{type(d).__name__.lower()}`")
+        self.lasting_only(d.pos, f"`{d.which if isinstance(d, ast.Limit) else type(d).__name__.lower()}`")
         self.decl(d)
 
     def d_Skip(self, d: ast.Skip) -> None:
@@ -178,17 +178,54 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             if d.step == "discovery":
                 msg = "`skip discovery` is not allowed: without discovery a board could never be fully revealed"
             self.report(R.UNKNOWN_SKIP, d.step_pos, msg, hint=hint)
+        self.while_cond(d)
 
     def d_Shield(self, d: ast.Shield) -> None:
         for target, pos in d.targets:
             if target not in registry.SHIELDABLE:
                 msg, hint = unknown_word(target, registry.SHIELDABLE, "shield target")
                 self.report(R.UNKNOWN_SHIELD, pos, msg, hint=hint)
+        for source, pos in d.sources:
+            if source not in registry.SHIELD_SOURCES:
+                msg, hint = unknown_word(source, registry.SHIELD_SOURCES, "shield source")
+                if source in ("policies", "advisors", "cards", "others", "opponents"):
+                    msg = (f"`from {source}` is not a source a shield knows: other players' cards are "
+                           "`from players`")
+                self.report(R.UNKNOWN_SHIELD_SOURCE, pos, msg,
+                            hint="write `from events`, `from combos` or `from players` (other players' cards), "
+                                 "or several: `from events, combos`; without `from` the shield stops all three")
+        self.while_cond(d)
 
     def d_Seal(self, d: ast.Seal) -> None:
         if d.target not in registry.SEALABLE:
             msg, hint = unknown_word(d.target, registry.SEALABLE, "seal target")
             self.report(R.UNKNOWN_SEAL, d.target_pos, msg, hint=hint)
+        if d.direction not in registry.SEAL_DIRECTIONS:
+            msg, _ = unknown_word(d.direction, registry.SEAL_DIRECTIONS, "border direction")
+            self.report(R.UNKNOWN_SEAL_DIRECTION, d.direction_pos, msg,
+                        hint="write `seal border` (or `seal border in`) to keep others' contagion out, "
+                             "`seal border out` to keep mine in, `seal border both` for both")
+        self.while_cond(d)
+
+    def d_Limit(self, d: ast.Limit) -> None:
+        if d.track not in registry.TRACKS:
+            if d.track in registry.SETTABLE or d.track in registry.HAND_WORDS:
+                msg = (f"`{d.which} {d.track}`: only a track can have a {d.which}, and {d.track} is not one "
+                       f"(tracks: {', '.join(registry.TRACKS)})")
+            else:
+                msg, _ = unknown_word(d.track, registry.TRACKS, "track")
+            self.report(R.LIMIT_NOT_A_TRACK, d.track_pos, msg,
+                        hint=f"`{d.which} TRACK N` holds one of {', '.join(registry.TRACKS)}; to keep money, "
+                             "write `shield money`")
+        self.while_cond(d)
+
+    def while_cond(self, d: ast.Modify | ast.Shield | ast.Seal | ast.Skip | ast.Limit) -> None:
+        """`… while COND`: a true/false condition, within one condition's step budget."""
+        if d.cond is None:
+            return
+        self.steps, self.too_long = 0, None
+        self.truth(d.cond, "`while`")
+        self.effect_steps(d.pos)
 
     def d_Modify(self, d: ast.Modify) -> None:
         if d.quantity not in registry.QUANTITIES:
@@ -200,6 +237,7 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         self.steps, self.too_long = 0, None
         self.number(d.expr, "the amount of `modify`")
         self.effect_steps(d.pos)
+        self.while_cond(d)
 
     # -- statements ----------------------------------------------------------------
     def block(self, body: Sequence[ast.Stmt]) -> None:

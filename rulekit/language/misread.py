@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rulekit import registry
 
-DECLARATIONS = ("modify", "shield", "seal", "skip")
+DECLARATIONS = ("modify", "shield", "seal", "skip", "floor", "ceiling")
 _TRIGGER_OPENERS = ("when", "once", "react")
 _OPERATORS = ("COMP_OP", "AND", "OR", "NOT", "EQUAL")      # what a condition has and a trigger never
 
@@ -38,7 +38,8 @@ def explain(line: str, tok_type: str, tok_value: str, col: int, top: bool, expec
         return Misread(
             f"`{code}` is a declaration: declarations go at the top level of the effect, not inside a handler",
             f"move `{code}` to its own unindented line, outside the handler: it then holds for as long as the card "
-            "is in play (a declaration cannot depend on a moment or a condition)", "stand_in")
+            "is in play (a declaration cannot depend on a moment; to make it hold only while a condition is true, "
+            "end it with `while COND`)", "stand_in")
     if top and first in _TRIGGER_OPENERS:
         return _trigger_line(code, first, tok_type, tok_value, col - (len(line) - len(line.lstrip())))
     if tok_type == "ME" and line[col - 1 + len(tok_value):col + len(tok_value)] == ".":

@@ -191,12 +191,21 @@ class _Resolver(Visitor, walks=("statements", "expressions", "declarations")):
         self.out.meaning[d] = Meaning(kind, d.quantity)
         self.scopes = [{}]
         self.expr(d.expr)
+        if d.cond is not None:
+            self.expr(d.cond)
         self.scopes = []
 
     def no_names(self, d: ast.Node) -> None:
         """A declaration or statement that reads and makes no name."""
 
-    d_Shield = d_Seal = d_Skip = no_names
+    def while_names(self, d: ast.Shield | ast.Seal | ast.Skip | ast.Limit) -> None:
+        """A declaration that reads names only in its `while` condition."""
+        if d.cond is not None:
+            self.scopes = [{}]
+            self.expr(d.cond)
+            self.scopes = []
+
+    d_Shield = d_Seal = d_Skip = d_Limit = while_names
 
     # ---- statements -------------------------------------------------------------------------------------
     def s_TrackChange(self, s: ast.TrackChange) -> None:

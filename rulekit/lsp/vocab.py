@@ -46,6 +46,9 @@ _SECTIONS: dict[str, tuple[str, str]] = {
     "shieldable": ("可保护", "enumMember"),
     "sealable": ("可封锁", "enumMember"),
     "skippable": ("可跳过的传播步骤", "enumMember"),
+    "shield source": ("护盾来源", "enumMember"),
+    "seal direction": ("封锁方向", "enumMember"),
+    "track limit": ("轨道下限与上限", "keyword"),
     "transfer": ("转移", "function"),
     "card kind": ("卡牌种类", "type"),
     "statement": ("语句", "keyword"),
@@ -120,6 +123,14 @@ def _examples(section: str, w: str) -> str:
         return f"seal {w}"
     if section == "skippable":
         return f"skip {w}"
+    if section == "shield source":
+        return f"shield medical from {w}"
+    if section == "seal direction":
+        return f"seal border {w}"
+    if section == "track limit":
+        return f"{w} policy {-5 if w == 'floor' else 5}"
+    if section == "statement" and w == "while":
+        return "modify income by 2 while policy >= 1"
     if section in ("transfer", "statement"):
         return "when death:\n  prevent" if w == "prevent" else _body(_STATEMENT_EXAMPLES[w])
     return ""
@@ -142,7 +153,9 @@ def entries() -> tuple[Entry, ...]:
         *_words("quantity", G.QUANTITIES), *_words("predicate", G.PREDICATES), *_words("function", G.FUNCTIONS),
         *_words("aggregate", G.AGGREGATES), *_words("countable", G.COUNTABLE), *_words("card value", G.CARD_VALUES),
         *_words("superlative", G.SUPERLATIVES), *_words("shieldable", G.SHIELDABLE), *_words("sealable", G.SEALABLE),
-        *_words("skippable", G.SKIPPABLE), *_words("transfer", G.TRANSFERS), *_words("card kind", G.CARD_KINDS),
+        *_words("skippable", G.SKIPPABLE), *_words("shield source", G.SHIELD_SOURCES),
+        *_words("seal direction", G.SEAL_DIRECTIONS), *_words("track limit", G.TRACK_LIMITS),
+        *_words("transfer", G.TRANSFERS), *_words("card kind", G.CARD_KINDS),
         *_words("statement", G.STATEMENTS),
     ]
     out.append(Entry("game end", "phase", _SECTIONS["phase"][0], G.GAME_END.zh, G.GAME_END.doc,

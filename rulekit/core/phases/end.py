@@ -89,7 +89,10 @@ def final_scoring(g: Game) -> None:
             total += v if v >= 0 else min(0, v - penalty)
         if total:
             lo, hi, _ = g.rules.bound("score")
-            p.score = max(lo, min(hi, p.score + total))
+            new = p.score + total
+            if "score" in g.tables(s).limits:        # a floor or ceiling on score holds at final scoring too
+                new = g.held(s, "score", p.score, new, "final scoring")
+            p.score = max(lo, min(hi, new))
             g.record("final_score", seat=s, delta=total, score=p.score)
     g.record("final", scores=[p.score for p in st.seats], winners=list(g.winners()))
     st.cursor = Cursor("idle", "")

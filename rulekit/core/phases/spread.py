@@ -50,7 +50,7 @@ def ask(g: Game, cur: Cursor) -> Question | None:
             d = cur.data = SpreadStep()
             continue
         seat = order[k]
-        if step in g.tables(seat).skips:
+        if g.skipping(seat, step):
             d.k = k + 1                  # `skip STEP`: this step does nothing on this board
             continue
         if step == "discovery":
@@ -170,12 +170,13 @@ def contagion_tiers(g: Game, seat: int) -> tuple[tuple[int, ...], tuple[int, ...
     board, nb, owner = g.state.board, g.geo.neighbours, g.geo.owner
     own: set[int] = set()
     other: set[int] = set()
+    shut = g.sealed_out(seat)           # `seal border out`: my infected reach no other board
     for i in g.cells(seat, B.INFECTED):
         for j in nb[i]:
             if board[j] == B.HEALTHY:
                 if owner[j] == seat:
                     own.add(j)
-                elif j not in other and not g.sealed(owner[j]):
+                elif not shut and j not in other and not g.sealed(owner[j]):
                     other.add(j)
     return tuple(sorted(own)), tuple(sorted(other))
 
@@ -188,9 +189,10 @@ def dead_contagion(g: Game, seat: int) -> None:
         return
     board, nb, owner = g.state.board, g.geo.neighbours, g.geo.owner
     targets: set[int] = set()
+    shut = g.sealed_out(seat)           # `seal border out`: my dead infect no other board
     for i in g.cells(seat, (B.DEAD,)):
         for j in nb[i]:
-            if board[j] == B.HEALTHY and j not in targets and (owner[j] == seat or not g.sealed(owner[j])):
+            if board[j] == B.HEALTHY and j not in targets and (owner[j] == seat or not (shut or g.sealed(owner[j]))):
                 targets.add(j)
     for j in sorted(targets):
         g.set_cell(j, B.MILD, "dead contagion")
