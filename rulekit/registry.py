@@ -106,6 +106,15 @@ VALUES: dict[str, Word] = _index(
     Word("round", "回合", "the round number"),
     Word("players", "玩家数", "players still in the game"),
     Word("uses", "执行次数", "times this policy has been executed (policies only)"),
+    Word("turn", "顺位", "the subject's place in this round's turn order among the players still in (1 = first player)"),
+)
+
+# `player after me:`, `player before me:`, `first player:` — one player by place in this round's turn order
+# (the players still in, from the round's first player round the ring; docs/language.md 5.34).
+SEATS: dict[str, Word] = _index(
+    Word("after", "下家", "player after me: — the next player still in after the card's owner, round the ring"),
+    Word("before", "上家", "player before me: — the player still in just before the card's owner, round the ring"),
+    Word("first", "先手玩家", "first player: — the first player still in of this round's turn order"),
 )
 
 # Kinds of resident a board verb takes (`VERB AMOUNT KIND`).
@@ -322,6 +331,11 @@ STATEMENTS: dict[str, Word] = _index(
                                     "and resolve the block"),
     Word("after", "之后", "after N rounds: — the block runs at the start of the round N rounds from now"),
     Word("me", "我", "me: — the card's owner is the subject of the block again (inside another player's block)"),
+    Word("player after me", "下家", "player after me: — the player still in just after the card's owner in this "
+                                   "round's turn order, round the ring (5.34)"),
+    Word("player before me", "上家", "player before me: — the player still in just before the card's owner in this "
+                                    "round's turn order, round the ring (5.34)"),
+    Word("first player", "先手玩家", "first player: — the first player still in of this round's turn order (5.34)"),
     Word("next to", "相邻", "VERB AMOUNT KIND next to KIND2 — only the subject's residents orthogonally next to a KIND2 "
                            "(on any board); `next to it` — next to the trigger's cell; count(KIND next to KIND2|it) counts them"),
 )

@@ -1864,6 +1864,32 @@ DOCS: dict[R, Doc] = _docs(
               cure all mild next to it
         """),
     ),
+    _doc(
+        R.SEAT_WORD,
+        """
+        Finds a player by turn order written with a word the language does not take there: anything but
+        `after` or `before` in `player … me:`, anything but `first` in `… player:`, or `player after me:`
+        in an event, which has no owner to be after.
+        """,
+        """
+        `player after me:` and `player before me:` name the player next to the card's owner in this round's
+        turn order, and `first player:` the round's first player; a misspelt word would otherwise name
+        nobody, and the block would silently never run.
+        """,
+        _policy("""
+            on play:
+              player aftr me:
+                money -= 1
+        """),
+        """
+        Write `after` or `before` between `player` and `me`, or `first player:`.
+        """,
+        _policy("""
+            on play:
+              player after me:
+                money -= 1
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

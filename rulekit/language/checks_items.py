@@ -365,6 +365,31 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         self.player_block(s.body)
         self.subject = outer
 
+    def s_SeatPlayer(self, s: ast.SeatPlayer) -> None:
+        """`player after me:` / `player before me:` / `first player:` (5.34): a word it takes, and an owner to be after."""
+        ring = s.which in registry.SEATS and s.which != "first"
+        if s.form == "ring" and not ring:
+            hint = "write `first player:`" if s.which == "first" else "write `player after me:` or `player before me:`"
+            if s.which == "first":
+                msg = "the first player is written `first player:`, not `player first me:`"
+            else:
+                msg, _ = unknown_word(s.which, {k: w for k, w in registry.SEATS.items() if k != "first"},
+                                      "place in turn order")
+            self.report(R.SEAT_WORD, s.which_pos, msg, hint=hint)
+        elif s.form == "first" and s.which != "first":
+            if s.which in registry.SEATS:
+                msg, hint = f"the player {s.which} me is written `player {s.which} me:`", f"write `player {s.which} me:`"
+            else:
+                msg, _ = unknown_word(s.which, {"first": registry.SEATS["first"]}, "place in turn order")
+                hint = "write `first player:`, `player after me:` or `player before me:`"
+            self.report(R.SEAT_WORD, s.which_pos, msg, hint=hint)
+        elif ring and self.kind == "event":
+            self.report(R.SEAT_WORD, s.pos, f"`player {s.which} me:` needs the card's owner, and an event has none",
+                        hint="an event can name `first player:`, or reach players through `each player:`")
+        outer, self.subject = self.subject, True
+        self.player_block(s.body)
+        self.subject = outer
+
     def s_ChoosePlayer(self, s: ast.ChoosePlayer) -> None:
         self.needs_subject(s, "`choose player`")
         outer, self.subject = self.subject, True

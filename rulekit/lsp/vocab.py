@@ -75,6 +75,8 @@ _STATEMENT_EXAMPLES = {
     "give": "each other player:\n  give 1 money", "discard": "discard 1 cards",
     "may discard": "may discard 1 cards:\n  money += 3",
     "after": "after 2 rounds:\n  money += 3", "me": "each other player:\n  money -= 1\n  me:\n    money += 1",
+    "player after me": "player after me:\n  take 1 money", "player before me": "player before me:\n  give 1 money",
+    "first player": "first player:\n  score += 1",
 }
 
 
