@@ -73,7 +73,8 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
             ("baron", "on play"), ("news_team", "when play"), ("supply_crisis", "on resolve"),
             ("stipend", "on play"), ("stipend", "after"), ("patron", "on setup"), ("outbreak", "on play"),
             ("breach", "when reveal mild"), ("breach", "when death severe"), ("breach", "when cure"),
-            ("round_table", "on play")} <= fired
+            ("round_table", "on play"), ("bystander", "when other unsold"), ("bystander", "when other cure"),
+            ("bystander", "when other play"), ("bystander", "once when other play")} <= fired
 
 
 def test_generated_code_uses_only_the_exported_runtime(reach_content):

@@ -30,7 +30,7 @@ def test_a_misspelt_after_gets_its_did_you_mean_at_the_word():
 def test_a_misspelt_first_gets_its_did_you_mean():
     assert seen("on play:\n  frist player:\n    money += 1\n") == [(
         R.SEAT_WORD, 2, 3, "unknown place in turn order 'frist' — did you mean 'first' (先手玩家)?",
-        "write `first player:`, `player after me:` or `player before me:`")]
+        "write `first player:`, `player after me:`, `player before me:` or (in `when other …`) `that player:`")]
 
 
 def test_a_word_that_is_no_place_gets_no_guess():
@@ -89,3 +89,53 @@ def test_the_ring_passes_over_players_out_and_wraps():
     assert at((1, 3, 0), 0, "first") == 1
     assert at((0,), 0, "after") is None and at((0,), 0, "before") is None
     assert at((1, 2, 3, 0), 0, "first", skip=frozenset({1})) is None
+
+
+# ---- 5.35 other players' moments ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("src", [
+    "when other unsold:\n  money += 1\n",
+    "when other cure:\n  infect it\n  cure 1 mild next to it\n",
+    "when other play:\n  that player:\n    take 1 money\n",
+    "once when other play:\n  that player:\n    me:\n      money += 1\n",
+])
+def test_other_players_moments_read_clean(src):
+    assert seen(src) == []
+
+
+def test_the_other_triggers_bind_it_as_their_own_do():
+    for word in registry.OTHER_TRIGGERS:
+        assert registry.TRIGGERS[word].binds == registry.TRIGGERS[word.split(" ", 1)[1]].binds
+        assert not registry.TRIGGERS[word].preventable
+
+
+def test_discard_it_in_another_s_unsold_is_refused():
+    assert seen("when other unsold:\n  discard it\n") == [(
+        R.OTHER_MOMENT, 2, 3, "`discard it` in `when other unsold`: the card is in another player's hand, and you can "
+        "discard only your own", "act on the player whose card it is with `that player:` (5.35)")]
+
+
+@pytest.mark.parametrize("src, row, col, message, hint", [
+    ("when cure:\n  that player:\n    money += 1\n", 2, 3,
+     "`that player:` is the player whose moment a `when other …` hears, and this is no such handler",
+     "write it under `when other unsold:`, `when other cure:` or `when other play:`"),
+    ("when other cure:\n  after 1 rounds:\n    that player:\n      money += 1\n", 3, 5,
+     "`that player:` inside `after` comes rounds later, when the moment is over", "put `that player:` directly in the handler"),
+])
+def test_that_player_outside_its_moment_is_refused(src, row, col, message, hint):
+    assert seen(src) == [(R.OTHER_MOMENT, row, col, message, hint)]
+
+
+def test_a_misspelt_other_trigger_gets_its_did_you_mean():
+    (code, row, col, message, _), = seen("when other cur:\n  money += 1\n")
+    assert (code, row, col) == (R.UNKNOWN_TRIGGER, 1, 6)
+    assert message == "unknown trigger 'other cur' — did you mean 'other cure' (他人治愈)?"
+
+
+def test_a_content_without_other_triggers_listens_for_none():
+    from rulekit.content.loader import load_content
+    from rulekit.interpreter.program import Program
+    from tests.conftest import CONTENT, ROOT
+
+    assert Program(load_content(CONTENT), {}, "compiled").hears_other == frozenset()
+    reach = Program(load_content(ROOT / "tests" / "fixtures" / "reach"), {}, "compiled")
+    assert reach.hears_other == {"unsold", "cure", "play"}

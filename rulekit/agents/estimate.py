@@ -423,7 +423,12 @@ def unreadable(card) -> tuple[Unreadable, ...]:
 
 def unreadable_in(program: ast.Program) -> tuple[Unreadable, ...]:
     found: dict[str, Unreadable] = {}
+    for h in program.handlers:
+        if h.form != "on" and h.event.startswith("other ") and "others' moments" not in found:
+            found["others' moments"] = Unreadable(UNREADABLE["others' moments"], h.pos)
     for node in program.find_all((ast.VerbStmt, ast.CountOf, ast.SeatPlayer, ast.Name)):
+        if isinstance(node, ast.SeatPlayer) and node.which == "that":
+            continue            # inside `when other …`, named above
         if isinstance(node, ast.SeatPlayer) or (isinstance(node, ast.Name) and node.name == "turn"):
             what: str | None = "turn order"
         elif isinstance(node, ast.VerbStmt | ast.CountOf):

@@ -57,6 +57,9 @@ UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares,
                       "which the reading does not look at)",
               "next to": "`next to` (which residents sit next to a kind, or to the trigger's cell, depends on the "
                          "board's layout, which the reading does not look at)",
+              "others' moments": "another player's moment (`when other …`: how often the others' offers go unsold, "
+                                 "their residents are cured or their cards played is theirs, which the reading does "
+                                 "not follow)",
               "turn order": "turn order (`player after me:`, `first player:`, `turn`: who sits where this round "
                             "depends on the round and on who is out, which the reading does not follow)"}
 

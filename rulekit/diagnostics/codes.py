@@ -136,6 +136,8 @@ class R(StrEnum):
     NEXT_TO = "RK249", ERROR, "`next to` with a verb or a kind it cannot take", (EXPR_CHECKS, ITEM_CHECKS)
     SEAT_WORD = ("RK260", ERROR, "a player by turn order (`player after me:`, `first player:`) with a word it does not take",
                  (ITEM_CHECKS,))
+    OTHER_MOMENT = ("RK261", ERROR, "another player's moment (`when other …`, `that player:`) where a card cannot hear it",
+                    (ITEM_CHECKS,))
     # whole content folder (loader)
     DUPLICATE_ID = "RK301", ERROR, "duplicate card id", (CHECKS,)
     DUPLICATE_NAME = "RK302", ERROR, "duplicate card name within a kind", (CHECKS,)

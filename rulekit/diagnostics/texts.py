@@ -1890,6 +1890,30 @@ DOCS: dict[R, Doc] = _docs(
                 money -= 1
         """),
     ),
+    _doc(
+        R.OTHER_MOMENT,
+        """
+        Finds another player's moment where a card cannot hear it: `when other` before a trigger other than
+        `unsold`, `cure` or `play`; `react other …` (a card in hand reacts to its owner's own moments);
+        `that player:` outside a `when other …` handler or inside its `after`; `discard it` in
+        `when other unsold` (the card is in the other player's hand).
+        """,
+        """
+        A card in play hears another player's unsold offer, cure and play, after that player's own cards, in
+        turn order; anything else written so would never run, or would act on a card that is not yours.
+        """,
+        _policy("""
+            when other reveal:
+              money += 1
+        """),
+        """
+        Hear one of the moments a card can hear of another player, or write the trigger for your own.
+        """,
+        _policy("""
+            when other cure:
+              money += 1
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

@@ -122,11 +122,14 @@ class Runtime:
 
     def seat_player(self, f: Frame, which: str) -> int | None:
         """`player after me:` / `player before me:` / `first player:` (5.34): that player of this round's turn
-        order among the players still in, the ring going round from the last to the first; None when it is
-        the owner alone, or a player the event passes over."""
+        order among the players still in, the ring going round from the last to the first; `that player:`
+        (5.35) the player whose moment a `when other …` hears. None when it is the owner alone, a player out,
+        or a player the event passes over."""
         order = self.g.in_order()
         if which == "first":
             seat = order[0] if order else None
+        elif which == "that":                   # `when other …`: the player whose moment it is, if still in
+            seat = f.mover if f.mover in order else None
         else:
             owner = f.owner
             if owner not in order or len(order) < 2:

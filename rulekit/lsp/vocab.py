@@ -123,6 +123,8 @@ def _examples(section: str, w: str) -> str:
     if section == "skippable":
         return f"skip {w}"
     if section in ("transfer", "statement"):
+        if w == "that player":         # only in `when other …` (5.35)
+            return "when other play:\n  that player:\n    take 1 money"
         return "when death:\n  prevent" if w == "prevent" else _body(_STATEMENT_EXAMPLES[w])
     return ""
 
