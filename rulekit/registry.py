@@ -106,6 +106,16 @@ VALUES: dict[str, Word] = _index(
     Word("round", "回合", "the round number"),
     Word("players", "玩家数", "players still in the game"),
     Word("uses", "执行次数", "times this policy has been executed (policies only)"),
+    Word("turn", "顺位", "the subject's place in this round's turn order among the players still in (1 = first player)"),
+)
+
+# `player after me:`, `player before me:`, `first player:` — one player by place in this round's turn order
+# (the players still in, from the round's first player round the ring; docs/language.md 5.34).
+SEATS: dict[str, Word] = _index(
+    Word("after", "下家", "player after me: — the next player still in after the card's owner, round the ring"),
+    Word("before", "上家", "player before me: — the player still in just before the card's owner, round the ring"),
+    Word("first", "先手玩家", "first player: — the first player still in of this round's turn order"),
+    Word("that", "那名玩家", "that player: — in `when other …`, the player whose moment it is (5.35)"),
 )
 
 # Kinds of resident a board verb takes (`VERB AMOUNT KIND`).
@@ -182,7 +192,16 @@ TRIGGERS: dict[str, Trigger] = _index(
             "card"),
     Trigger("overthrown", "被推翻", "I am about to be overthrown", None, True),
     Trigger("unsold", "流拍", "my exchange offer got no bid; `it` is that card", "card"),
+    Trigger("other unsold", "他人流拍", "another player's exchange offer got no bid; `it` is that card (in their hand)",
+            "card"),
+    Trigger("other cure", "他人治愈", "a mild resident of another player became healthy; `it` is that cell (on their "
+                                     "board)", "cell"),
+    Trigger("other play", "他人打出", "another player plays a policy from their hand, before it enters their tableau; "
+                                     "`it` is that card", "card"),
 )
+# `when other …`: the moments of another player a card can hear (docs/language.md 5.35), after that player's own
+# handlers and reactions, in this round's turn order; `that player:` is the player whose moment it is.
+OTHER_TRIGGERS = tuple(w for w in TRIGGERS if w.startswith("other "))
 
 PHASES: dict[str, Word] = _index(
     Word("round", "回合", "the whole round (start: before income; end: after the event phase)"),
@@ -346,6 +365,12 @@ STATEMENTS: dict[str, Word] = _index(
     Word("me", "我", "me: — the card's owner is the subject of the block again (inside another player's block)"),
     Word("while", "只要", "DECLARATION while COND — a `modify`, `shield`, `seal`, `skip`, `floor` or `ceiling` that "
                          "holds only while COND is true, read each time the game consults it"),
+    Word("player after me", "下家", "player after me: — the player still in just after the card's owner in this "
+                                   "round's turn order, round the ring (5.34)"),
+    Word("player before me", "上家", "player before me: — the player still in just before the card's owner in this "
+                                    "round's turn order, round the ring (5.34)"),
+    Word("first player", "先手玩家", "first player: — the first player still in of this round's turn order (5.34)"),
+    Word("that player", "那名玩家", "that player: — in `when other …`, the player whose moment it is (5.35)"),
     Word("next to", "相邻", "VERB AMOUNT KIND next to KIND2 — only the subject's residents orthogonally next to a KIND2 "
                            "(on any board); `next to it` — next to the trigger's cell; count(KIND next to KIND2|it) counts them"),
 )

@@ -75,7 +75,9 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
             ("retreat", "when event"), ("census", "when cure"), ("lockdown", "on game end"),
             ("baron", "on play"), ("news_team", "when play"), ("supply_crisis", "on resolve"),
             ("stipend", "on play"), ("stipend", "after"), ("patron", "on setup"), ("outbreak", "on play"),
-            ("breach", "when reveal mild"), ("breach", "when death severe"), ("breach", "when cure")} <= fired
+            ("breach", "when reveal mild"), ("breach", "when death severe"), ("breach", "when cure"),
+            ("round_table", "on play"), ("bystander", "when other unsold"), ("bystander", "when other cure"),
+            ("bystander", "when other play"), ("bystander", "once when other play")} <= fired
     assert {("safety_net", "held policy"), ("safety_net", "held disease"), ("boom_years", "modifier")} <= fired
 
 

@@ -253,3 +253,28 @@ def test_a_card_using_next_to_is_named_one_the_reading_cannot_value():
         why = [str(u) for u in E.unreadable(reach.lookup(cid))]
         assert len(why) == 1 and "`next to`" in why[0], (cid, why)
         assert estgen.of(reach.lookup(cid)).unreadable == E.unreadable(reach.lookup(cid))
+
+
+def test_a_card_using_turn_order_is_named_one_the_reading_cannot_value():
+    """Who sits after me, and my place, depend on the round and on who is out, which the reading does not
+    follow: such a card is measured by the lookahead (and named by RK244)."""
+    from pathlib import Path
+
+    from rulekit.content.loader import load_content
+
+    reach = load_content(Path(__file__).parent / "fixtures" / "reach")
+    why = [str(u) for u in E.unreadable(reach.lookup("round_table"))]
+    assert len(why) == 1 and why[0].startswith("turn order"), why
+    assert estgen.of(reach.lookup("round_table")).unreadable == E.unreadable(reach.lookup("round_table"))
+
+
+def test_a_card_hearing_other_players_moments_is_named_one_the_reading_cannot_value():
+    """How often the others' offers go unsold, or they cure or play, is theirs: measured by the lookahead (RK244)."""
+    from pathlib import Path
+
+    from rulekit.content.loader import load_content
+
+    reach = load_content(Path(__file__).parent / "fixtures" / "reach")
+    why = [str(u) for u in E.unreadable(reach.lookup("bystander"))]
+    assert len(why) == 1 and why[0].startswith("another player's moment"), why
+    assert estgen.of(reach.lookup("bystander")).unreadable == E.unreadable(reach.lookup("bystander"))

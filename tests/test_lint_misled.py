@@ -85,11 +85,24 @@ def test_a_condition_where_a_trigger_goes_is_told_to_check_it_in_a_handler(head)
     never_reserved([found])
 
 
-def test_when_other_unsold_says_a_trigger_hears_only_the_owners_moments():
-    found = only("when other unsold:\n  money += 1\n")
-    assert found[:3] == (R.EFFECT_SYNTAX, 1, 6)
-    assert found[3] == "`when other unsold`: a trigger hears only the card owner's own moments"
-    assert found[4] is not None and found[4].startswith("write `when unsold:` for your own")
+def test_when_other_unsold_is_now_the_language_s_own_construct():
+    """`when other unsold` hears another player's offer going unsold (docs/language.md 5.35): it reads clean."""
+    assert seen("when other unsold:\n  money += 1\n") == []
+    assert seen("once when other unsold:\n  money += 1\n") == []
+
+
+def test_another_player_s_moment_a_card_cannot_hear_is_named_with_the_ones_it_can():
+    found = only("when other reveal:\n  money += 1\n")
+    assert found == (R.OTHER_MOMENT, 1, 6, "`when other reveal`: a card hears another player's unsold offer, cure and "
+                     "play, not their reveal", "write `when reveal:` for your own; another player's: `other unsold`, "
+                     "`other cure`, `other play`")
+    never_reserved([found])
+
+
+def test_react_other_says_a_card_in_hand_reacts_only_to_its_owner_s_moments():
+    found = only("react other unsold:\n  money += 1\n")
+    assert found == (R.OTHER_MOMENT, 1, 1, "`react other unsold`: a card in hand reacts only to its owner's own moments",
+                     "write `when other unsold:` on a card in play, or `react unsold:` for your own")
     never_reserved([found])
 
 

@@ -423,9 +423,18 @@ def unreadable(card) -> tuple[Unreadable, ...]:
 
 def unreadable_in(program: ast.Program) -> tuple[Unreadable, ...]:
     found: dict[str, Unreadable] = {}
-    for node in program.find_all((ast.VerbStmt, ast.CountOf)):
-        assert isinstance(node, ast.VerbStmt | ast.CountOf)
-        what = "next to" if node.near is not None else node.verb if isinstance(node, ast.VerbStmt) else None
+    for h in program.handlers:
+        if h.form != "on" and h.event.startswith("other ") and "others' moments" not in found:
+            found["others' moments"] = Unreadable(UNREADABLE["others' moments"], h.pos)
+    for node in program.find_all((ast.VerbStmt, ast.CountOf, ast.SeatPlayer, ast.Name)):
+        if isinstance(node, ast.SeatPlayer) and node.which == "that":
+            continue            # inside `when other …`, named above
+        if isinstance(node, ast.SeatPlayer) or (isinstance(node, ast.Name) and node.name == "turn"):
+            what: str | None = "turn order"
+        elif isinstance(node, ast.VerbStmt | ast.CountOf):
+            what = "next to" if node.near is not None else node.verb if isinstance(node, ast.VerbStmt) else None
+        else:
+            continue
         if what is not None and what in UNREADABLE and what not in found:
             found[what] = Unreadable(UNREADABLE[what], node.pos)
     for item in program.items:

@@ -190,6 +190,10 @@ class Walker(Visitor, walks=("statements", "expressions")):
         """Reached only when I was asked inside it (block() weighs the seats otherwise): mine."""
         return self.block(s.body, acc)
 
+    def s_SeatPlayer(self, s: ast.SeatPlayer, acc: Acc) -> Acc:
+        """Unread (UNREADABLE: who sits after me is the table's, not the text's): the lookahead measures it."""
+        return acc
+
     def s_Me(self, s: ast.Me, acc: Acc) -> Acc:
         return me_block(self.snap, AccOps, acc, self.body(s.body))
 

@@ -64,7 +64,12 @@ UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares,
               "seal out": "`seal border out` (whom my contagion would reach depends on the board's layout, which "
                           "the reading does not look at)",
               "floor": "`floor`/`ceiling` (which changes a bound cuts depends on where the track goes, which the "
-                       "reading does not follow)"}
+                       "reading does not follow)",
+              "others' moments": "another player's moment (`when other …`: how often the others' offers go unsold, "
+                                 "their residents are cured or their cards played is theirs, which the reading does "
+                                 "not follow)",
+              "turn order": "turn order (`player after me:`, `first player:`, `turn`: who sits where this round "
+                            "depends on the round and on who is out, which the reading does not follow)"}
 
 TRACKS = ("medical", "disease", "policy", "score", "economy", "money")
 TRACK_INDEX = {name: k for k, name in enumerate(TRACKS)}

@@ -22,7 +22,9 @@ SOURCE_OF_KIND = registry.SOURCE_OF_KIND
 if TYPE_CHECKING:
     pass
 
-WORDS = {w: (w, w.split(" ")[0]) for w in registry.TRIGGERS if " " in w}
+WORDS = {w: (w, w.split(" ")[0]) for w in registry.TRIGGERS if " " in w and w not in registry.OTHER_TRIGGERS}
+# The word another player's card hears a moment by (`when other cure:` hears 'cure').
+OTHER_WORD = {w.split(" ", 1)[1]: (w,) for w in registry.OTHER_TRIGGERS}
 # Whether a moment still holds: (game, seat, what the trigger is about).
 Holds = Callable[["Handlers", int, Any], bool]
 
@@ -54,6 +56,8 @@ STILL_HOLDS: dict[str, Holds] = {
     "overthrown": _always,                          # the change that would overthrow is not made
     "unsold": _in_hand,                             # the unsold card, back in its owner's hand
 }
+# Another player's moment still holds as their own does (the seat is theirs, not the listener's).
+STILL_HOLDS.update({w: STILL_HOLDS[w.split(" ", 1)[1]] for w in registry.OTHER_TRIGGERS})
 DEATH_WORDS = {B.HEALTHY: "death healthy", B.MILD: "death mild", B.SEVERE: "death severe"}
 # What can go wrong inside an effect's own work; a RuleViolation or a chooser's error passes through.
 EFFECT_FAILURES = (EffectError, ArithmeticError, RecursionError)
@@ -64,16 +68,21 @@ EFFECT_STEPS = registry.LIMITS["effect_steps"].value
 class Frame:
     """One run of a handler: its card, owner, tableau entry, `it`, and whether it prevented something."""
 
-    __slots__ = ("card", "entry", "from_other", "it", "owner", "prevented", "skip")
+    __slots__ = ("card", "cause", "entry", "from_other", "it", "mover", "owner", "prevented", "skip")
 
     def __init__(self, card: Card, owner: int | None, entry: Entry | None = None, it: Any = None,
-                 skip: frozenset[int] = frozenset()):
+                 skip: frozenset[int] = frozenset(), cause: tuple[Card, int | None] | None = None,
+                 mover: int | None = None):
         self.card = card
         self.owner = owner
         self.entry = entry
         self.it = it
         self.prevented = False
         self.skip = skip            # seats an event passes over (their `when event:` prevented it)
+        # A trigger's: the card (and its owner) whose effect made the moment happen, None for the game's own
+        # steps (`caused_by`, 5.37); and the player whose moment it is (`that player:` in `when other …`, 5.35).
+        self.cause = cause
+        self.mover = mover
         # Effects of events and combos count as "other" for shields (docs/language.md, 'Shield').
         self.from_other = card is not None and card.kind in ("event", "combo")
 
@@ -170,6 +179,7 @@ class Handlers:
     _tables: list[Tables | None]
     _on_index: dict[str, dict[int, list[tuple[Handler, Card, Entry | None]]]] | None
     _chain: list[Card]
+    _frames: list[Frame]                   # the frames of the handlers running, outermost first (a moment's cause)
     _history: frozenset[str]
     _history_len: int
 
@@ -299,11 +309,14 @@ class Handlers:
 
     # ---- running effects -----------------------------------------------------------------------------------------
     def run_handler(self, fn: Handler, card: Card, seat: int | None, entry: Entry | None = None, it: Any = None,
-                    how: str = "", skip: frozenset[int] = frozenset(), values: dict[str, Any] | None = None) -> Frame:
+                    how: str = "", skip: frozenset[int] = frozenset(), values: dict[str, Any] | None = None,
+                    cause: tuple[Card, int | None] | None = None, mover: int | None = None) -> Frame:
         """Run one handler of a card; an error names the card, its line, the round and the seed."""
-        frame = Frame(card, seat, entry, it, skip)
+        frame = Frame(card, seat, entry, it, skip, cause, mover)
         chain = self._chain
         chain.append(card)
+        frames = self._frames
+        frames.append(frame)
         outer = self.deadline
         st = self.state
         self.deadline = min(outer, st.steps + registry.LIMITS["effect_steps"].value)
@@ -321,6 +334,7 @@ class Handlers:
             raise self.program.located(err, card, st) from None
         finally:
             chain.pop()
+            frames.pop()
             self.deadline = outer
         if self.verbose:
             self.record("done", card=card.id, prevented=frame.prevented)
@@ -402,6 +416,7 @@ class Handlers:
         words = WORDS.get(word) or (word,)
         holds = STILL_HOLDS[word]
         tables = self._tables[seat] or self._index(seat)
+        cause = self.cause_of(word, it)
         if tables.triggers:
             for key, fn, once, card, entry, heard in tables.fired(words):
                 if p.out or not holds(self, seat, it):
@@ -410,12 +425,50 @@ class Handlers:
                     if key in p.once_fired:
                         continue
                     p.once_fired.add(key)
-                frame = self.run_handler(fn, card, seat, entry, it, how=("once when " if once else "when ") + heard)
+                frame = self.run_handler(fn, card, seat, entry, it, how=("once when " if once else "when ") + heard,
+                                         cause=cause, mover=seat)
                 if frame.prevented:
                     return True
-        if p.hand and self.program.reactive:
-            return self.offer_reactions(seat, words, it, holds)
+        if p.hand and self.program.reactive and self.offer_reactions(seat, words, it, holds):
+            return True
+        if word in self.program.hears_other:
+            self.fire_others(seat, word, it, holds, cause)
         return False
+
+    def cause_of(self, word: str, it: Any) -> tuple[Card, int | None] | None:
+        """What made a moment happen (`caused_by`, 5.37): the event about to resolve, or the card (and owner)
+        whose handler is running; None for the game's own steps (treatment, the spread, discovery, actions)."""
+        if word == "event":
+            return (it, None)
+        frames = self._frames
+        if not frames:
+            return None
+        f = frames[-1]
+        return (f.card, f.owner)
+
+    def fire_others(self, seat: int, word: str, it: Any, holds: Holds, cause: tuple[Card, int | None] | None) -> None:
+        """`when other …` (5.35): after the moment's own player, every other player still in, in this round's
+        turn order, runs its cards' handlers for it, while the moment holds and its player is still in."""
+        words = OTHER_WORD[word]
+        seats = self.state.seats
+        for s in self.in_order():
+            if s == seat:
+                continue
+            tables = self._tables[s] or self._index(s)
+            if not tables.triggers:
+                continue
+            q = seats[s]
+            for key, fn, once, card, entry, heard in tables.fired(words):
+                if seats[seat].out or not holds(self, seat, it):
+                    return
+                if q.out:
+                    break
+                if once:
+                    if key in q.once_fired:
+                        continue
+                    q.once_fired.add(key)
+                self.run_handler(fn, card, s, entry, it, how=("once when " if once else "when ") + heard,
+                                 cause=cause, mover=seat)
 
     def offer_reactions(self, seat: int, words: Sequence[str], it: Any, holds: Holds = _always) -> bool:
         """Offer each card in hand that reacts to the moment, while the moment still holds; True when one

@@ -1925,6 +1925,56 @@ DOCS: dict[R, Doc] = _docs(
             shield money
         """, id="safety_net", name="安全网"),
     ),
+    _doc(
+        R.SEAT_WORD,
+        """
+        Finds a player by turn order written with a word the language does not take there: anything but
+        `after` or `before` in `player … me:`, anything but `first` in `… player:`, or `player after me:`
+        in an event, which has no owner to be after.
+        """,
+        """
+        `player after me:` and `player before me:` name the player next to the card's owner in this round's
+        turn order, and `first player:` the round's first player; a misspelt word would otherwise name
+        nobody, and the block would silently never run.
+        """,
+        _policy("""
+            on play:
+              player aftr me:
+                money -= 1
+        """),
+        """
+        Write `after` or `before` between `player` and `me`, or `first player:`.
+        """,
+        _policy("""
+            on play:
+              player after me:
+                money -= 1
+        """),
+    ),
+    _doc(
+        R.OTHER_MOMENT,
+        """
+        Finds another player's moment where a card cannot hear it: `when other` before a trigger other than
+        `unsold`, `cure` or `play`; `react other …` (a card in hand reacts to its owner's own moments);
+        `that player:` outside a `when other …` handler or inside its `after`; `discard it` in
+        `when other unsold` (the card is in the other player's hand).
+        """,
+        """
+        A card in play hears another player's unsold offer, cure and play, after that player's own cards, in
+        turn order; anything else written so would never run, or would act on a card that is not yours.
+        """,
+        _policy("""
+            when other reveal:
+              money += 1
+        """),
+        """
+        Hear one of the moments a card can hear of another player, or write the trigger for your own.
+        """,
+        _policy("""
+            when other cure:
+              money += 1
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

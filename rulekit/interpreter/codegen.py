@@ -21,7 +21,7 @@ from rulekit.language.visitor import Visitor
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _READS = {"hand": "rt.hand_size({s})", "revealed": "rt.revealed({s})", "round": "rt.round()",
-          "players": "rt.players_in()", "uses": "(E.uses if E is not None else 0)"}
+          "players": "rt.players_in()", "turn": "rt.turn({s})", "uses": "(E.uses if E is not None else 0)"}
 
 
 class CardLike(Protocol):
@@ -178,6 +178,12 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def s_Me(self, st: ast.Me, i: int, s: str) -> None:
         self.player_block(st.body, i, "O", st.pos.line)
+
+    def s_SeatPlayer(self, st: ast.SeatPlayer, i: int, s: str) -> None:
+        sub = self.fresh("S")
+        self.emit(i, f"{sub} = rt.seat_player(f, {st.which!r})", st.pos.line)
+        self.emit(i, f"if {sub} is not None:", st.pos.line)
+        self.player_block(st.body, i + 1, sub, st.pos.line)
 
     def s_ChoosePlayer(self, st: ast.ChoosePlayer, i: int, s: str) -> None:
         sub = self.fresh("S")

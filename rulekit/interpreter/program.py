@@ -130,9 +130,13 @@ class Program:
         self.reactive = frozenset(cid for cid, c in self.cards.items() if c.react)
         # What the core must listen for at all: it skips the work when no card of the content does.
         self.react_moments = frozenset(w for c in self.cards.values() for w in c.react if w in registry.REACT_MOMENTS)
-        self.hears_cure = any("cure" in c.triggers or "cure" in c.react for c in self.cards.values())
+        self.hears_other = frozenset(w.split(" ", 1)[1] for c in self.cards.values() for w in c.triggers
+                                     if w in registry.OTHER_TRIGGERS)       # `when other cure` …: 'cure' …
+        self.hears_cure = "cure" in self.hears_other or any("cure" in c.triggers or "cure" in c.react
+                                                             for c in self.cards.values())
         self.hears_event = any("event" in c.triggers or "event" in c.react for c in self.cards.values())
-        self.hears_play = any("play" in c.triggers or "play" in c.react for c in self.cards.values())
+        self.hears_play = "play" in self.hears_other or any("play" in c.triggers or "play" in c.react
+                                                             for c in self.cards.values())
         chosen = combos if combos is not None else content.of_kind("combo")
         self.combos = tuple(sorted(chosen, key=lambda c: c.id))
         self.unlock: dict[str, tuple[Callable, str, int]] = {}

@@ -114,6 +114,11 @@ class Walk(Visitor, walks=("statements", "expressions")):
     def s_Me(self, st: ast.Me, s: int | None) -> None:
         self.players(st.body, self.owner)
 
+    def s_SeatPlayer(self, st: ast.SeatPlayer, s: int | None) -> None:
+        seat = self.rt.seat_player(self.frame, st.which)
+        if seat is not None:
+            self.players(st.body, seat)
+
     def s_ChoosePlayer(self, st: ast.ChoosePlayer, s: int | None) -> None:
         cond = st.where
         where = (lambda x: self.expr(cond, x)) if cond is not None else None
@@ -226,6 +231,8 @@ class Walk(Visitor, walks=("statements", "expressions")):
             return rt.round()
         if name == "players":
             return rt.players_in()
+        if name == "turn":
+            return rt.turn(s)
         return self.entry.uses if self.entry is not None else 0
 
     def e_Neg(self, e: ast.Neg, s: int | None) -> Any:

@@ -54,7 +54,8 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "arrange", "verb_it", "draw", "unlock", "each_player", "players_with", "repeat", "track", "count",
             "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked",
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
-            "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near")
+            "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near",
+            "turn", "seat_player")
 
 
 def num(v: int) -> int:
@@ -112,6 +113,32 @@ class Runtime:
 
     def players_in(self) -> int:
         return len(self.g.active_players())
+
+    def turn(self, s: int | None) -> int:
+        """The subject's place in this round's turn order among the players still in (1 = first player)."""
+        seat = _who(s)
+        order = self.g.in_order()
+        return order.index(seat) + 1 if seat in order else 0
+
+    def seat_player(self, f: Frame, which: str) -> int | None:
+        """`player after me:` / `player before me:` / `first player:` (5.34): that player of this round's turn
+        order among the players still in, the ring going round from the last to the first; `that player:`
+        (5.35) the player whose moment a `when other …` hears. None when it is the owner alone, a player out,
+        or a player the event passes over."""
+        order = self.g.in_order()
+        if which == "first":
+            seat = order[0] if order else None
+        elif which == "that":                   # `when other …`: the player whose moment it is, if still in
+            seat = f.mover if f.mover in order else None
+        else:
+            owner = f.owner
+            if owner not in order or len(order) < 2:
+                return None
+            k = order.index(owner)
+            seat = order[(k + 1) % len(order)] if which == "after" else order[k - 1]
+        if seat is None or seat in f.skip:
+            return None
+        return seat
 
     def played(self, s: int | None, ref: str) -> bool:
         return ref in self.g.tables(_who(s)).played

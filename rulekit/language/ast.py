@@ -322,9 +322,20 @@ class Me(Node):
     body: tuple[Stmt, ...]
 
 
+@dataclass(frozen=True)
+class SeatPlayer(Node):
+    """`player after me:`, `player before me:`, `first player:` — one player by their place in this round's
+    turn order (docs/language.md 5.34): the one after or before the card's owner round the ring, or the first."""
+
+    which: str              # 'after' | 'before' | 'first' (any other word: the checker names it)
+    body: tuple[Stmt, ...]
+    which_pos: Pos
+    form: str               # 'ring' (`player WORD me:`) | 'first' (`WORD player:`), as written
+
+
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay
         | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent
-        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me)
+        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | SeatPlayer)
 
 
 def bodies(s: Stmt) -> tuple[tuple[Stmt, ...], ...]:

@@ -313,6 +313,14 @@ class AstBuilder(Transformer):
     def me_stmt(self, ch: list[Any]) -> ast.Me:
         return ast.Me(self.pos(ch[0], ch[-1]), ch[-1].body)
 
+    def seat_player_stmt(self, ch: list[Any]) -> ast.SeatPlayer:
+        _, which, _me, _colon, body = ch          # `player after me:` / `player before me:`
+        return ast.SeatPlayer(self.pos(ch[0], body), str(which.value), body.body, self.tok(which), "ring")
+
+    def first_player_stmt(self, ch: list[Any]) -> ast.SeatPlayer:
+        which, _, _colon, body = ch               # `first player:`
+        return ast.SeatPlayer(self.pos(which, body), str(which.value), body.body, self.tok(which), "first")
+
     # -- expressions ------------------------------------------------------------------------------
     def _leaf(self, node: ast.Expr, t: Token) -> Span:
         return Span(node, t.line, t.column, t.end_line, t.end_column)    # type: ignore[arg-type]

@@ -28,7 +28,7 @@ _REF_KIND = {"card": "policy", "event": "event"}
 # What reading a name or calling a predicate reads of the game (Checked.reads).
 _READS_OF = {
     **{name: "tracks" for name in registry.SETTABLE}, **{name: "board" for name in registry.COUNTS},
-    "hand": "hand", "revealed": "board", "round": "round", "players": "players", "uses": "cards",
+    "hand": "hand", "revealed": "board", "round": "round", "players": "players", "uses": "cards", "turn": "players",
     "played": "cards", "event": "events", "happened": "events", "unlocked": "stage",
 }
 
@@ -340,7 +340,7 @@ class ExprChecks(Visitor, walks=("expressions",)):
             if self.kind != "policy":
                 self.report(R.USES_OUTSIDE_POLICY, e.pos, "`uses` counts the executions of a policy, and this is not a policy")
             return NUM
-        if kind in (rs.TRACK, rs.COUNT) or e.name in ("hand", "revealed"):
+        if kind in (rs.TRACK, rs.COUNT) or e.name in ("hand", "revealed", "turn"):
             if not self.subject:
                 self.report(R.NO_PLAYER, e.pos, f"'{e.name}' is a player's value, but an event has no player here",
                             hint="read it inside `each player:` or `player with …:`")

@@ -146,6 +146,24 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         self.report(R.UNKNOWN_HANDLER, h.edge_pos, f"unknown phase moment '{h.edge}'{extra}",
                     hint=f"write `on {h.event} start:` or `on {h.event} end:`")
 
+    def other_trigger(self, h: ast.Handler, head: ast.Pos, form: str) -> None:
+        """`when other …` (5.35): a moment of another player a card in play can hear, never a reaction's."""
+        own = h.event.split(" ", 1)[1]
+        heard = ", ".join(f"`{w}`" for w in registry.OTHER_TRIGGERS)
+        if h.event in registry.TRIGGERS:
+            if h.form == "react":
+                self.report(R.OTHER_MOMENT, head, f"`react {h.event}`: a card in hand reacts only to its owner's own "
+                                                  "moments", hint=f"write `when {h.event}:` on a card in play, or "
+                                                                  f"`react {own}:` for your own")
+            return
+        if own in registry.TRIGGERS:
+            self.report(R.OTHER_MOMENT, h.event_pos, f"`{form} {h.event}`: a card hears another player's unsold "
+                        f"offer, cure and play, not their {own}", hint=f"write `{form} {own}:` for your own; "
+                                                                       f"another player's: {heard}")
+            return
+        msg, hint = unknown_word(h.event, registry.TRIGGERS, "trigger")
+        self.report(R.UNKNOWN_TRIGGER, h.event_pos, msg, hint=hint)
+
     def lasting_only(self, pos: ast.Pos, what: str) -> None:
         if self.kind not in registry.LASTING_KINDS:
             self.report(R.HANDLER_NOT_FOR_KIND, pos, f"{_KIND_ARTICLE[self.kind]} cannot have {what}: only advisors and policies "
@@ -154,7 +172,9 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
     def trigger_handler(self, h: ast.Handler, head: ast.Pos) -> None:
         words = {"when": "when", "once": "once when", "react": "react"}
         moments = registry.REACT_MOMENTS if h.form == "react" else {}
-        if h.event not in registry.TRIGGERS and h.event not in moments:
+        if h.event.startswith("other "):
+            self.other_trigger(h, head, words[h.form])
+        elif h.event not in registry.TRIGGERS and h.event not in moments:
             msg, hint = unknown_word(h.event, {**registry.TRIGGERS, **moments}, "trigger")
             if h.form != "react" and h.event in registry.REACT_MOMENTS:
                 msg = f"`{words[h.form]} {h.event}` is not a trigger: a phase's start and end are handled by `on`"
@@ -403,6 +423,40 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         self.player_block(s.body)
         self.subject = outer
 
+    def s_SeatPlayer(self, s: ast.SeatPlayer) -> None:
+        """`player after me:` / `player before me:` / `first player:` (5.34): a word it takes, and an owner to be after."""
+        ring = s.which in ("after", "before")
+        if s.form == "ring" and not ring:
+            hint = (f"write `{s.which} player:`" if s.which in registry.SEATS
+                    else "write `player after me:` or `player before me:`")
+            if s.which in registry.SEATS:
+                msg = f"the {s.which} player is written `{s.which} player:`, not `player {s.which} me:`"
+            else:
+                msg, _ = unknown_word(s.which, {k: registry.SEATS[k] for k in ("after", "before")}, "place in turn order")
+            self.report(R.SEAT_WORD, s.which_pos, msg, hint=hint)
+        elif s.form == "first" and s.which == "that":
+            h = self.handler
+            if h is None or h.event not in registry.OTHER_TRIGGERS or h.form == "react":
+                self.report(R.OTHER_MOMENT, s.which_pos, "`that player:` is the player whose moment a `when other …` "
+                            "hears, and this is no such handler",
+                            hint="write it under `when other unsold:`, `when other cure:` or `when other play:`")
+            elif self.in_after:
+                self.report(R.OTHER_MOMENT, s.which_pos, "`that player:` inside `after` comes rounds later, when the "
+                            "moment is over", hint="put `that player:` directly in the handler")
+        elif s.form == "first" and s.which != "first":
+            if s.which in registry.SEATS:
+                msg, hint = f"the player {s.which} me is written `player {s.which} me:`", f"write `player {s.which} me:`"
+            else:
+                msg, _ = unknown_word(s.which, {k: registry.SEATS[k] for k in ("first", "that")}, "place in turn order")
+                hint = "write `first player:`, `player after me:`, `player before me:` or (in `when other …`) `that player:`"
+            self.report(R.SEAT_WORD, s.which_pos, msg, hint=hint)
+        elif ring and self.kind == "event":
+            self.report(R.SEAT_WORD, s.pos, f"`player {s.which} me:` needs the card's owner, and an event has none",
+                        hint="an event can name `first player:`, or reach players through `each player:`")
+        outer, self.subject = self.subject, True
+        self.player_block(s.body)
+        self.subject = outer
+
     def s_ChoosePlayer(self, s: ast.ChoosePlayer) -> None:
         self.needs_subject(s, "`choose player`")
         outer, self.subject = self.subject, True
@@ -606,6 +660,11 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             return
         it_type = self.it_type(s.pos)
         if it_type is None:
+            return
+        h = self.handler
+        if s.verb == "discard" and h is not None and h.event in registry.OTHER_TRIGGERS:
+            self.report(R.OTHER_MOMENT, s.pos, f"`discard it` in `when {h.event}`: the card is in another player's hand, "
+                        "and you can discard only your own", hint="act on the player whose card it is with `that player:` (5.35)")
             return
         takes = registry.IT_VERBS[s.verb]
         if it_type not in takes:

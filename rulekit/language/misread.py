@@ -2,7 +2,7 @@
 
 The parser (rulekit.language.parser) asks `explain` before its generic "expected …" message, so a
 line written as another language would write it is told what is actually wrong and how to write it
-here: a declaration inside a handler, a condition where a trigger goes, another player's moment,
+here: a declaration inside a handler, a condition where a trigger goes,
 `me.money`, a floor below zero. Each answer says how the parser may mend the line to read on.
 """
 
@@ -74,12 +74,6 @@ def _word_after(line: str, col: int) -> str:
 
 def _trigger_line(code: str, first: str, tok_type: str, tok_value: str, at: int) -> Misread | None:
     head = "once when" if first == "once" else first
-    if tok_type == "OTHER":
-        rest = code[at - 1 + len(tok_value):].strip().rstrip(":").strip()
-        return Misread(
-            f"`{head} other {rest}`: a trigger hears only the card owner's own moments",
-            f"write `{head} {rest}:` for your own; hearing another player's moments (`{head} other …`) "
-            "is not in the language yet", "")
     if tok_type in _OPERATORS and first != "react":
         condition = code[len(head):].strip().rstrip(":").strip()
         return Misread(

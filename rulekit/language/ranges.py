@@ -22,6 +22,7 @@ NAME_RANGES: dict[str, Range] = {
     **{name: (t.lo, t.hi) for name, t in registry.SETTABLE.items()},
     **{name: (0, None) for name in registry.COUNTS},
     "hand": (0, None), "round": (1, None), "players": (1, _MOST_PLAYERS), "uses": (0, None),
+    "turn": (1, _MOST_PLAYERS),
 }
 MOST_PLAYERS = _MOST_PLAYERS      # what an aggregate over the players may visit
 # No amount in the game is larger than this: the largest bound of any track (money's ceiling).

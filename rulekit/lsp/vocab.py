@@ -78,6 +78,8 @@ _STATEMENT_EXAMPLES = {
     "give": "each other player:\n  give 1 money", "discard": "discard 1 cards",
     "may discard": "may discard 1 cards:\n  money += 3",
     "after": "after 2 rounds:\n  money += 3", "me": "each other player:\n  money -= 1\n  me:\n    money += 1",
+    "player after me": "player after me:\n  take 1 money", "player before me": "player before me:\n  give 1 money",
+    "first player": "first player:\n  score += 1",
 }
 
 
@@ -132,6 +134,8 @@ def _examples(section: str, w: str) -> str:
     if section == "statement" and w == "while":
         return "modify income by 2 while policy >= 1"
     if section in ("transfer", "statement"):
+        if w == "that player":         # only in `when other …` (5.35)
+            return "when other play:\n  that player:\n    take 1 money"
         return "when death:\n  prevent" if w == "prevent" else _body(_STATEMENT_EXAMPLES[w])
     return ""
 
