@@ -322,6 +322,8 @@ STATEMENTS: dict[str, Word] = _index(
                                     "and resolve the block"),
     Word("after", "之后", "after N rounds: — the block runs at the start of the round N rounds from now"),
     Word("me", "我", "me: — the card's owner is the subject of the block again (inside another player's block)"),
+    Word("choose cell", "选择格子", "choose cell [with KIND]: — the card's owner picks one cell of the subject's board "
+                                   "(holding a KIND), which is `it` in the block; none: the block is skipped"),
     Word("next to", "相邻", "VERB AMOUNT KIND next to KIND2 — only the subject's residents orthogonally next to a KIND2 "
                            "(on any board); `next to it` — next to the trigger's cell; count(KIND next to KIND2|it) counts them"),
 )

@@ -73,6 +73,8 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
             ("baron", "on play"), ("news_team", "when play"), ("supply_crisis", "on resolve"),
             ("stipend", "on play"), ("stipend", "after"), ("patron", "on setup"), ("outbreak", "on play"),
             ("breach", "when reveal mild"), ("breach", "when death severe"), ("breach", "when cure")} <= fired
+    # cells2 (tests/fixtures/reach/policies/reach_cells2.yaml)
+    assert {("field_clinic", "on play"), ("field_clinic", "when reveal mild")} <= fired
 
 
 def test_generated_code_uses_only_the_exported_runtime(reach_content):

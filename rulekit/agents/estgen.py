@@ -537,6 +537,12 @@ class _Gen(Visitor, walks=("statements", "expressions")):
     def s_ChoosePlayer(self, s: ast.ChoosePlayer) -> list[str]:
         return [f"a = {self.block(s.body)}(w, a)"]       # reached only when I was asked inside it
 
+    def s_ChooseCell(self, s: ast.ChooseCell) -> list[str]:
+        outer, self.trigger = self.trigger, None      # Walker.s_ChooseCell: `it` is no cell the reading knows
+        body = self.block(s.body)
+        self.trigger = outer
+        return [f"a = {body}(w, a)"]
+
     def s_Me(self, s: ast.Me) -> list[str]:
         return [f"a = E.me_block(w, OPS, a, {self.block(s.body)})"]
 

@@ -423,9 +423,12 @@ def unreadable(card) -> tuple[Unreadable, ...]:
 
 def unreadable_in(program: ast.Program) -> tuple[Unreadable, ...]:
     found: dict[str, Unreadable] = {}
-    for node in program.find_all((ast.VerbStmt, ast.CountOf)):
-        assert isinstance(node, ast.VerbStmt | ast.CountOf)
-        what = "next to" if node.near is not None else node.verb if isinstance(node, ast.VerbStmt) else None
+    for node in program.find_all((ast.VerbStmt, ast.CountOf, ast.ChooseCell)):
+        assert isinstance(node, ast.VerbStmt | ast.CountOf | ast.ChooseCell)
+        if isinstance(node, ast.ChooseCell):
+            what: str | None = "choose cell"
+        else:
+            what = "next to" if node.near is not None else node.verb if isinstance(node, ast.VerbStmt) else None
         if what is not None and what in UNREADABLE and what not in found:
             found[what] = Unreadable(UNREADABLE[what], node.pos)
     return tuple(found.values())

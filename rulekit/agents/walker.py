@@ -190,6 +190,14 @@ class Walker(Visitor, walks=("statements", "expressions")):
         """Reached only when I was asked inside it (block() weighs the seats otherwise): mine."""
         return self.block(s.body, acc)
 
+    def s_ChooseCell(self, s: ast.ChooseCell, acc: Acc) -> Acc:
+        """The block, with `it` no cell the reading knows (which cell is chosen: UNREADABLE, the agent looks ahead)."""
+        outer, self.trigger = self.trigger, None
+        try:
+            return self.block(s.body, acc)
+        finally:
+            self.trigger = outer
+
     def s_Me(self, s: ast.Me, acc: Acc) -> Acc:
         return me_block(self.snap, AccOps, acc, self.body(s.body))
 
