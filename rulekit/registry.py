@@ -139,6 +139,7 @@ VERBS: dict[str, Verb] = _index(
          ("healthy", "mild", "severe", "infected", "alive"), "dead"),
     Verb("remove", "移除", "take a resident off the board; the cell becomes empty (not a death)",
          ("healthy", "mild", "severe", "dead", "infected", "alive", "resident"), "empty"),
+    Verb("revive", "复活", "a dead resident → healthy (scores nothing: the death's -1 stays)", ("dead",), "healthy"),
     Verb("move", "迁移", "move a resident to an empty cell of the same board (the subject picks which and where)",
          ("healthy", "mild", "severe", "dead", "infected", "alive", "resident"), "moved"),
 )

@@ -106,3 +106,61 @@ def test_choose_cell_is_named_one_the_reading_cannot_value():
     why = [str(u) for u in E.unreadable(card)]
     assert any("`choose cell`" in w for w in why), why
     assert estgen.of(card).unreadable == E.unreadable(card)
+
+
+# ---- revive ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src", [
+    "on play:\n  revive up to 2 dead as n\n  money += n\n",
+    "on play:\n  revive all dead next to mild\n",
+    "on play:\n  choose cell with dead:\n    revive it\n",
+])
+def test_revive_reads_clean(src):
+    assert seen(src) == []
+
+
+def test_revive_takes_only_the_dead():
+    assert seen("on play:\n  revive 1 mild\n") == [(
+        R.VERB_WRONG_KIND, 2, 12,
+        "`revive` cannot take 'mild': revive is a dead resident → healthy (scores nothing: the death's -1 stays)",
+        "`revive` takes: dead")]
+
+
+def test_revive_it_in_a_death_handler_points_to_prevent():
+    assert seen("when death:\n  revive it\n") == [(
+        R.IT_NEVER_CHANGES, 2, 3,
+        "`revive it` never does anything here: `it` is a healthy/mild/severe cell, and revive is a dead resident → healthy "
+        "(scores nothing: the death's -1 stays)",
+        "its resident is still alive while its death is decided: write `prevent` to keep it alive")]
+
+
+def test_a_misspelt_revive_gets_its_did_you_mean():
+    (code, _, _, message, _), = seen("on play:\n  revve 1 dead\n")
+    assert code == R.UNKNOWN_VERB and message == "unknown verb 'revve' — did you mean 'revive' (复活)?"
+
+
+def test_the_reading_values_a_revival_by_the_dead_on_the_board():
+    """revive is valued from the text (no lookahead): worth something with a dead resident on my board, nothing
+    without one; and it scores nothing (the death's -1 stays)."""
+    from pathlib import Path
+
+    from rulekit.agents import estimate as E
+    from rulekit.agents.weights import TRANSITION
+    from rulekit.content.loader import load_content
+    from rulekit.core import board as B
+    from rulekit.language.parser import parse_effect
+    from rulekit.model import Card
+    from tests.test_greedy_probes import first_action
+
+    probes = load_content(Path(__file__).parent / "fixtures" / "probes")
+    program, problems = parse_effect("on play:\n  revive 1 dead\n")
+    assert program is not None, problems
+    card = Card(kind="policy", id="miracle", name="奇迹", effect=program, price=(0,), stage=1)
+    assert E.unreadable(card) == ()
+    game = first_action(probes)
+    before = E.play_value(card, E.Snapshot(game.observation(0), 0))[0]
+    healthy = game.cells(0, (B.HEALTHY,))
+    game.set_cell(healthy[0], B.DEAD, "test")
+    after = E.play_value(card, E.Snapshot(game.observation(0), 0))[0]
+    assert after > before
+    assert TRANSITION[("dead", "healthy")] > 0

@@ -74,7 +74,8 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
             ("stipend", "on play"), ("stipend", "after"), ("patron", "on setup"), ("outbreak", "on play"),
             ("breach", "when reveal mild"), ("breach", "when death severe"), ("breach", "when cure")} <= fired
     # cells2 (tests/fixtures/reach/policies/reach_cells2.yaml)
-    assert {("field_clinic", "on play"), ("field_clinic", "when reveal mild")} <= fired
+    assert {("field_clinic", "on play"), ("field_clinic", "when reveal mild"), ("resurrection", "on play"),
+            ("resurrection", "on round end")} <= fired
 
 
 def test_generated_code_uses_only_the_exported_runtime(reach_content):

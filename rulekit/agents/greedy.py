@@ -595,9 +595,9 @@ def cell_table(geo, seat: int) -> dict:
     return E.of_geometry(geo, "cell table", seat, lambda: {
         CELLS[i]: (i, E.states_of(nb[i]), owner[i] == seat,
                    E.states_of(tuple(j for j in nb[i] if owner[j] == owner[i]))) for i in range(len(CELLS))})
-GOOD = ("cure", "treat", "remove")
+GOOD = ("cure", "treat", "remove", "revive")
 HARM = ("reveal", "contagion", "deaths", "worsening", "kill", "infect", "worsen")
-GOOD_FIRST = {B.DEAD: 3, B.SEVERE: 2, B.MILD: 1, B.HEALTHY: -10}   # cures and removals: dead first, then severe, mild
+GOOD_FIRST = {B.DEAD: 3, B.SEVERE: 2, B.MILD: 1, B.HEALTHY: -10}   # cures, removals, revivals: dead first, then severe, mild
 KILL_FIRST = {B.SEVERE: 2, B.MILD: 1}                              # its own kills: severe first, then mild
 
 

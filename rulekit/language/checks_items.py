@@ -611,8 +611,10 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             return
         covers = {st for k in verb.kinds for st in registry.KIND_STATES[k]}
         if not covers & set(states):
+            hint = ("its resident is still alive while its death is decided: write `prevent` to keep it alive"
+                    if s.verb == "revive" and self.handler is not None and self.handler.event.startswith("death") else None)
             self.report(R.IT_NEVER_CHANGES, s.pos, f"`{s.verb} it` never does anything here: `it` is a {'/'.join(states)} cell, "
-                                                   f"and {s.verb} is {verb.doc}")
+                                                   f"and {s.verb} is {verb.doc}", hint=hint)
 
     def s_Draw(self, s: ast.Draw) -> None:
         self.needs_subject(s, "`draw`")
