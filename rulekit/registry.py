@@ -162,10 +162,12 @@ IT_VERBS: dict[str, tuple[str, ...]] = {
 }
 
 # `take AMOUNT WHAT` and `give AMOUNT WHAT`, inside a player block: between that player and the
-# enclosing subject. WHAT is a track, money, or cards.
+# enclosing subject. WHAT is a track, money, cards, or a kind of resident (moved to an empty cell, keeping its state).
 TRANSFERS: dict[str, Word] = _index(
-    Word("take", "拿取", "move up to AMOUNT from the block's player to the enclosing subject (cards: at random)"),
-    Word("give", "给予", "move up to AMOUNT from the enclosing subject to the block's player (cards: the giver picks)"),
+    Word("take", "拿取", "move up to AMOUNT from the block's player to the enclosing subject (cards: at random; "
+                         "residents: to empty cells, the card's owner picks)"),
+    Word("give", "给予", "move up to AMOUNT from the enclosing subject to the block's player (cards: the giver picks; "
+                         "residents: to empty cells, the card's owner picks)"),
 )
 HAND_WORDS = ("cards", "card")        # `discard 2 cards`, `take 1 card`
 

@@ -164,3 +164,40 @@ def test_the_reading_values_a_revival_by_the_dead_on_the_board():
     after = E.play_value(card, E.Snapshot(game.observation(0), 0))[0]
     assert after > before
     assert TRANSITION[("dead", "healthy")] > 0
+
+
+# ---- take/give residents -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src", [
+    "on play:\n  choose other player:\n    give 1 mild as left\n    me:\n      money -= left\n",
+    "on play:\n  each other player:\n    take 1 healthy\n",
+    "on resolve:\n  player with highest medical:\n    choose other player:\n      give all severe\n",
+])
+def test_moving_residents_between_boards_reads_clean(src):
+    assert seen(src, "event" if "resolve" in src else "policy") == []
+
+
+def test_a_misspelt_kind_to_give_gets_its_did_you_mean():
+    assert seen("on play:\n  choose other player:\n    give 1 mlid\n") == [(
+        R.TRANSFER_OR_UNIT_WORD, 3, 12, "unknown thing to give 'mlid' — did you mean 'mild' (轻症)?",
+        "a track, money, cards, or a kind of resident")]
+
+
+def test_residents_outside_a_player_block_are_refused():
+    (code, row, _, message, _), = seen("on play:\n  give 1 mild\n")
+    assert (code, row) == (R.TRANSFER_OUTSIDE_PLAYER_BLOCK, 2)
+    assert message == "`give` moves things between two players, and here there is only one"
+
+
+def test_moving_residents_is_named_one_the_reading_cannot_value():
+    from pathlib import Path
+
+    from rulekit.agents import estgen
+    from rulekit.agents import estimate as E
+    from rulekit.content.loader import load_content
+
+    reach = load_content(Path(__file__).parent / "fixtures" / "reach")
+    card = reach.lookup("export")
+    why = [str(u) for u in E.unreadable(card)]
+    assert len(why) == 1 and "`take`/`give` of residents" in why[0], why
+    assert estgen.of(card).unreadable == E.unreadable(card)

@@ -75,7 +75,7 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
             ("breach", "when reveal mild"), ("breach", "when death severe"), ("breach", "when cure")} <= fired
     # cells2 (tests/fixtures/reach/policies/reach_cells2.yaml)
     assert {("field_clinic", "on play"), ("field_clinic", "when reveal mild"), ("resurrection", "on play"),
-            ("resurrection", "on round end")} <= fired
+            ("resurrection", "on round end"), ("export", "on play"), ("export", "on round start")} <= fired
 
 
 def test_generated_code_uses_only_the_exported_runtime(reach_content):

@@ -611,6 +611,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         return out
 
     def s_Transfer(self, s: ast.Transfer) -> list[str]:
+        if s.what in E.KIND_STATES:     # Walker.s_Transfer: residents, unreadable
+            return [f"a[{self.slots[s.as_name]}] = 0"] if s.as_name else []
         cards = s.what in registry.HAND_WORDS
         if not cards and s.what not in TRACK:
             return [f"raise KeyError({s.what!r})"]

@@ -423,10 +423,12 @@ def unreadable(card) -> tuple[Unreadable, ...]:
 
 def unreadable_in(program: ast.Program) -> tuple[Unreadable, ...]:
     found: dict[str, Unreadable] = {}
-    for node in program.find_all((ast.VerbStmt, ast.CountOf, ast.ChooseCell)):
-        assert isinstance(node, ast.VerbStmt | ast.CountOf | ast.ChooseCell)
+    for node in program.find_all((ast.VerbStmt, ast.CountOf, ast.ChooseCell, ast.Transfer)):
+        assert isinstance(node, ast.VerbStmt | ast.CountOf | ast.ChooseCell | ast.Transfer)
         if isinstance(node, ast.ChooseCell):
             what: str | None = "choose cell"
+        elif isinstance(node, ast.Transfer):
+            what = "residents" if node.what in KIND_STATES else None
         else:
             what = "next to" if node.near is not None else node.verb if isinstance(node, ast.VerbStmt) else None
         if what is not None and what in UNREADABLE and what not in found:

@@ -271,6 +271,10 @@ class Walker(Visitor, walks=("statements", "expressions")):
         return acc
 
     def s_Transfer(self, s: ast.Transfer, acc: Acc) -> Acc:
+        if s.what in KIND_STATES:       # residents sent to another board: unreadable (UNREADABLE), all moved
+            if s.as_name:
+                acc.env[s.as_name] = 0
+            return acc
         snap = self.snap
         cards = s.what in registry.HAND_WORDS
         n = None if s.amount.mode == "all" else self.num(s.amount.expr, acc)

@@ -59,6 +59,8 @@ UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares,
                       "which the reading does not look at)",
               "next to": "`next to` (which residents sit next to a kind, or to the trigger's cell, depends on the "
                          "board's layout, which the reading does not look at)",
+              "residents": "`take`/`give` of residents (which resident goes, and where it lands on the other board, "
+                           "depends on the boards' layout, which the reading does not look at)",
               "choose cell": "`choose cell` (which cell is worth choosing, and what its block then does to it and "
                              "around it, depends on the board's layout, which the reading does not look at)"}
 

@@ -400,10 +400,10 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             self.report(R.TRANSFER_OUTSIDE_PLAYER_BLOCK, s.verb_pos,
                         f"`{s.direction}` moves things between two players, and here there is only one",
                         hint="put it inside `choose other player:`, `each other player:` or `player with …:`")
-        if s.what not in registry.SETTABLE and s.what not in registry.HAND_WORDS:
-            table = {**registry.SETTABLE, "cards": registry.Word("cards", "手牌", "hand cards")}
+        if s.what not in registry.SETTABLE and s.what not in registry.HAND_WORDS and s.what not in registry.KINDS:
+            table = {**registry.SETTABLE, "cards": registry.Word("cards", "手牌", "hand cards"), **registry.KINDS}
             msg, _ = unknown_word(s.what, table, f"thing to {s.direction}")
-            self.report(R.TRANSFER_OR_UNIT_WORD, s.what_pos, msg, hint="a track, money, or cards")
+            self.report(R.TRANSFER_OR_UNIT_WORD, s.what_pos, msg, hint="a track, money, cards, or a kind of resident")
         if s.amount.mode in ("any", "up_to"):
             self.report(R.TRANSFER_OR_UNIT_WORD, s.amount.pos, f"`{s.direction}` already moves up to its amount",
                         hint=f"write `{s.direction} 2 {s.what}` or `{s.direction} all {s.what}`")
