@@ -201,3 +201,38 @@ def test_moving_residents_is_named_one_the_reading_cannot_value():
     why = [str(u) for u in E.unreadable(card)]
     assert len(why) == 1 and "`take`/`give` of residents" in why[0], why
     assert estgen.of(card).unreadable == E.unreadable(card)
+
+
+def test_the_serve_page_shows_a_chosen_cell_question_as_board_clicks():
+    """`choose cell` and residents sent between boards ask `cell` questions: the serve page renders their options
+    as cells to click on the board (rulekit/serve/view.py), with the question's text."""
+    from pathlib import Path
+
+    from rulekit.agents import make_agent
+    from rulekit.content.loader import load_content
+    from rulekit.core.questions import Ask
+    from rulekit.engine import make_game
+    from rulekit.serve import view
+
+    seen_texts: set[str] = set()
+
+    class Looking:
+        """A random player that renders each question of these constructs as the serve page would."""
+
+        name = "looking"
+
+        def __init__(self, seed: int, seat: int) -> None:
+            self.inner = make_agent("random", seed, seat)
+
+        def choose(self, obs, q) -> int:
+            if q.kind is Ask.CELL and ("choose a cell" in q.text or q.text.startswith("send ")):
+                page = view.page(obs, q, 1)
+                assert page["question"]["text"] == q.text
+                assert [o["cell"] for o in page["question"]["options"]] == [list(c) for c in q.options]
+                seen_texts.add(q.text.partition(" ")[0])
+            return self.inner.choose(obs, q)
+
+    reach = load_content(Path(__file__).parent / "fixtures" / "reach")
+    for seed in range(6):
+        make_game(reach, seed, [Looking(seed, s) for s in range(4)]).run()
+    assert {"cure:", "send"} <= seen_texts, seen_texts
