@@ -149,6 +149,7 @@ VERBS: dict[str, Verb] = _index(
          ("healthy", "mild", "severe", "infected", "alive"), "dead"),
     Verb("remove", "移除", "take a resident off the board; the cell becomes empty (not a death)",
          ("healthy", "mild", "severe", "dead", "infected", "alive", "resident"), "empty"),
+    Verb("revive", "复活", "a dead resident → healthy (scores nothing: the death's -1 stays)", ("dead",), "healthy"),
     Verb("move", "迁移", "move a resident to an empty cell of the same board (the subject picks which and where)",
          ("healthy", "mild", "severe", "dead", "infected", "alive", "resident"), "moved"),
 )
@@ -171,10 +172,12 @@ IT_VERBS: dict[str, tuple[str, ...]] = {
 }
 
 # `take AMOUNT WHAT` and `give AMOUNT WHAT`, inside a player block: between that player and the
-# enclosing subject. WHAT is a track, money, or cards.
+# enclosing subject. WHAT is a track, money, cards, or a kind of resident (moved to an empty cell, keeping its state).
 TRANSFERS: dict[str, Word] = _index(
-    Word("take", "拿取", "move up to AMOUNT from the block's player to the enclosing subject (cards: at random)"),
-    Word("give", "给予", "move up to AMOUNT from the enclosing subject to the block's player (cards: the giver picks)"),
+    Word("take", "拿取", "move up to AMOUNT from the block's player to the enclosing subject (cards: at random; "
+                         "residents: to empty cells, the card's owner picks)"),
+    Word("give", "给予", "move up to AMOUNT from the enclosing subject to the block's player (cards: the giver picks; "
+                         "residents: to empty cells, the card's owner picks)"),
 )
 HAND_WORDS = ("cards", "card")        # `discard 2 cards`, `take 1 card`
 
@@ -371,6 +374,8 @@ STATEMENTS: dict[str, Word] = _index(
                                     "round's turn order, round the ring (5.34)"),
     Word("first player", "先手玩家", "first player: — the first player still in of this round's turn order (5.34)"),
     Word("that player", "那名玩家", "that player: — in `when other …`, the player whose moment it is (5.35)"),
+    Word("choose cell", "选择格子", "choose cell [with KIND]: — the card's owner picks one cell of the subject's board "
+                                   "(holding a KIND), which is `it` in the block; none: the block is skipped"),
     Word("next to", "相邻", "VERB AMOUNT KIND next to KIND2 — only the subject's residents orthogonally next to a KIND2 "
                            "(on any board); `next to it` — next to the trigger's cell; count(KIND next to KIND2|it) counts them"),
 )

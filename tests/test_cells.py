@@ -50,7 +50,7 @@ def test_next_to_after_a_verb_that_picks_no_resident_is_refused(line, verb):
     (code, row, _, message, hint), = seen(f"on play:\n  {line}\n")
     assert (code, row) == (R.NEXT_TO, 2)
     assert message == f"`next to` picks residents for a board verb, not for `{verb}`"
-    assert hint == "`next to` goes with cure, treat, infect, worsen, kill, remove"
+    assert hint == "`next to` goes with cure, treat, infect, worsen, kill, remove, revive"
 
 
 def test_next_to_it_where_it_is_a_card_is_refused():

@@ -540,6 +540,12 @@ class _Gen(Visitor, walks=("statements", "expressions")):
     def s_SeatPlayer(self, s: ast.SeatPlayer) -> list[str]:
         return ["pass"]         # as Walker.s_SeatPlayer: unread (UNREADABLE), the lookahead measures it
 
+    def s_ChooseCell(self, s: ast.ChooseCell) -> list[str]:
+        outer, self.trigger = self.trigger, None      # Walker.s_ChooseCell: `it` is no cell the reading knows
+        body = self.block(s.body)
+        self.trigger = outer
+        return [f"a = {body}(w, a)"]
+
     def s_Me(self, s: ast.Me) -> list[str]:
         return [f"a = E.me_block(w, OPS, a, {self.block(s.body)})"]
 
@@ -608,6 +614,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         return out
 
     def s_Transfer(self, s: ast.Transfer) -> list[str]:
+        if s.what in E.KIND_STATES:     # Walker.s_Transfer: residents, unreadable
+            return [f"a[{self.slots[s.as_name]}] = 0"] if s.as_name else []
         cards = s.what in registry.HAND_WORDS
         if not cards and s.what not in TRACK:
             return [f"raise KeyError({s.what!r})"]

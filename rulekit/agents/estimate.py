@@ -426,11 +426,15 @@ def unreadable_in(program: ast.Program) -> tuple[Unreadable, ...]:
     for h in program.handlers:
         if h.form != "on" and h.event.startswith("other ") and "others' moments" not in found:
             found["others' moments"] = Unreadable(UNREADABLE["others' moments"], h.pos)
-    for node in program.find_all((ast.VerbStmt, ast.CountOf, ast.SeatPlayer, ast.Name)):
+    for node in program.find_all((ast.VerbStmt, ast.CountOf, ast.SeatPlayer, ast.Name, ast.ChooseCell, ast.Transfer)):
         if isinstance(node, ast.SeatPlayer) and node.which == "that":
             continue            # inside `when other …`, named above
         if isinstance(node, ast.SeatPlayer) or (isinstance(node, ast.Name) and node.name == "turn"):
             what: str | None = "turn order"
+        elif isinstance(node, ast.ChooseCell):
+            what = "choose cell"
+        elif isinstance(node, ast.Transfer):
+            what = "residents" if node.what in KIND_STATES else None
         elif isinstance(node, ast.VerbStmt | ast.CountOf):
             what = "next to" if node.near is not None else node.verb if isinstance(node, ast.VerbStmt) else None
         else:

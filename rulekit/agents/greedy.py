@@ -426,6 +426,8 @@ class GreedyAgent:
             return self.pick_good(obs, q.options)
         if word == "move":
             return self.pick_move(obs, q)
+        if word == "send":
+            return self.pick_send(obs, q)
         return self.rng.randrange(len(q.options))
 
     def pick_move(self, obs, q: Question) -> int:
@@ -444,6 +446,27 @@ class GreedyAgent:
         harmful = self._moving != HEALTHY
         return self.best([-(around(board).count(HEALTHY) if harmful else sum(around(board).count(x) for x in HARMFUL))
                           for _, around, _, _ in map(cells.__getitem__, q.options)], whole=True)
+
+    def pick_send(self, obs, q: Question) -> int:
+        """`take`/`give` of residents: the resident as `move` picks it, then the empty cell where it spares my own
+        residents (on my board) or endangers the other's (on theirs)."""
+        board, cells = obs.board, self.cells(obs)
+        if q.text.startswith("send which"):
+            values = []
+            for c in q.options:
+                i, around = cells[c][:2]
+                values.append(around(board).count(HEALTHY) if board[i] != HEALTHY else sum(
+                    around(board).count(x) for x in HARMFUL))
+            k = self.best(values, whole=True)
+            self._moving = board[cells[q.options[k]][0]]
+            return k
+        harmful = self._moving != HEALTHY
+        values = []
+        for c in q.options:
+            _, around, mine, _ = cells[c]
+            v = around(board).count(HEALTHY) if harmful else sum(around(board).count(x) for x in HARMFUL)
+            values.append(-v if mine else v)
+        return self.best(values, whole=True)
 
     def pick_good(self, obs, cells) -> int:
         board = obs.board
@@ -595,9 +618,9 @@ def cell_table(geo, seat: int) -> dict:
     return E.of_geometry(geo, "cell table", seat, lambda: {
         CELLS[i]: (i, E.states_of(nb[i]), owner[i] == seat,
                    E.states_of(tuple(j for j in nb[i] if owner[j] == owner[i]))) for i in range(len(CELLS))})
-GOOD = ("cure", "treat", "remove")
+GOOD = ("cure", "treat", "remove", "revive")
 HARM = ("reveal", "contagion", "deaths", "worsening", "kill", "infect", "worsen")
-GOOD_FIRST = {B.DEAD: 3, B.SEVERE: 2, B.MILD: 1, B.HEALTHY: -10}   # cures and removals: dead first, then severe, mild
+GOOD_FIRST = {B.DEAD: 3, B.SEVERE: 2, B.MILD: 1, B.HEALTHY: -10}   # cures, removals, revivals: dead first, then severe, mild
 KILL_FIRST = {B.SEVERE: 2, B.MILD: 1}                              # its own kills: severe first, then mild
 
 

@@ -194,6 +194,14 @@ class Walker(Visitor, walks=("statements", "expressions")):
         """Unread (UNREADABLE: who sits after me is the table's, not the text's): the lookahead measures it."""
         return acc
 
+    def s_ChooseCell(self, s: ast.ChooseCell, acc: Acc) -> Acc:
+        """The block, with `it` no cell the reading knows (which cell is chosen: UNREADABLE, the agent looks ahead)."""
+        outer, self.trigger = self.trigger, None
+        try:
+            return self.block(s.body, acc)
+        finally:
+            self.trigger = outer
+
     def s_Me(self, s: ast.Me, acc: Acc) -> Acc:
         return me_block(self.snap, AccOps, acc, self.body(s.body))
 
@@ -267,6 +275,10 @@ class Walker(Visitor, walks=("statements", "expressions")):
         return acc
 
     def s_Transfer(self, s: ast.Transfer, acc: Acc) -> Acc:
+        if s.what in KIND_STATES:       # residents sent to another board: unreadable (UNREADABLE), all moved
+            if s.as_name:
+                acc.env[s.as_name] = 0
+            return acc
         snap = self.snap
         cards = s.what in registry.HAND_WORDS
         n = None if s.amount.mode == "all" else self.num(s.amount.expr, acc)

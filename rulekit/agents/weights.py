@@ -24,12 +24,14 @@ QUANTITY = {"new_mild": (0.8, -1), "new_severe": (0.6, -1), "new_dead": (1.2, -1
 TRANSITION = {("mild", "healthy"): 0.5, ("severe", "mild"): 0.9, ("healthy", "mild"): -1.0,
               ("mild", "severe"): -0.8, ("healthy", "dead"): -0.6, ("mild", "dead"): -0.6,
               ("severe", "dead"): -0.3, ("dead", "empty"): 1.0, ("severe", "empty"): 0.9,
-              ("mild", "empty"): 0.5, ("healthy", "empty"): -1.2}
+              ("mild", "empty"): 0.5, ("healthy", "empty"): -1.2,
+              ("dead", "healthy"): 1.5}       # revive: a dead that infects no more, and a healthy resident
 # A resident by its state, for comparing two whole positions (the lookahead): about TRANSITION's steps.
 RESIDENT = {"healthy": 0.4, "mild": -0.5, "severe": -1.4, "dead": -1.7}
 # Which residents a verb takes first when it may take several states (the agent answers the same way).
 VERB_ORDER = {"cure": ("mild",), "treat": ("severe",), "infect": ("healthy",), "worsen": ("mild",),
-              "kill": ("severe", "mild", "healthy"), "remove": ("dead", "severe", "mild", "healthy")}
+              "kill": ("severe", "mild", "healthy"), "remove": ("dead", "severe", "mild", "healthy"),
+              "revive": ("dead",)}
 # What each verb leaves a cell as, and which cell states each kind covers: the registry's, but for the
 # verbs the reading cannot value (UNREADABLE, below).
 VERB_TO = {name: verb.target for name, verb in registry.VERBS.items() if name != "move"}
@@ -69,7 +71,11 @@ UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares,
                                  "their residents are cured or their cards played is theirs, which the reading does "
                                  "not follow)",
               "turn order": "turn order (`player after me:`, `first player:`, `turn`: who sits where this round "
-                            "depends on the round and on who is out, which the reading does not follow)"}
+                            "depends on the round and on who is out, which the reading does not follow)",
+              "residents": "`take`/`give` of residents (which resident goes, and where it lands on the other board, "
+                           "depends on the boards' layout, which the reading does not look at)",
+              "choose cell": "`choose cell` (which cell is worth choosing, and what its block then does to it and "
+                             "around it, depends on the board's layout, which the reading does not look at)"}
 
 TRACKS = ("medical", "disease", "policy", "score", "economy", "money")
 TRACK_INDEX = {name: k for k, name in enumerate(TRACKS)}

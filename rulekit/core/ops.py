@@ -549,6 +549,8 @@ class Ops(Handlers):
 
     def transfer(self, f: Frame, direction: str, src: int, dst: int, what: str, want_all: bool, n: int) -> int:
         """`take`/`give`: move up to the amount from src to dst; the part that could not be moved is returned."""
+        if what in registry.KIND_STATES:
+            return self.send_residents(f, direction, src, dst, what, want_all, n)
         p, q = self.state.seats[src], self.state.seats[dst]
         cards = what in registry.HAND_WORDS
         # A loss the giver did not choose (another's card, an event, a combo) is stopped by its shield.
@@ -581,6 +583,38 @@ class Ops(Handlers):
             self.set_track(src, what, getattr(p, what) - moved, f.card.id)
             self.set_track(dst, what, getattr(q, what) + moved, f.card.id)
         return want - moved
+
+    def send_residents(self, f: Frame, direction: str, src: int, dst: int, kind: str, want_all: bool, n: int) -> int:
+        """`take`/`give` KIND: up to the amount of src's residents of that kind move, one at a time and keeping their
+        state, each to an empty cell of dst's board. The card's owner picks which resident and which empty cell (an
+        event has no owner: the one who gives, or takes). When src has no such resident left, or dst no empty cell,
+        the rest stay; a resident whose death is being decided is never moved. Nothing scores and no trigger hears
+        it. To oneself nothing moves. The part that could not be moved is returned."""
+        if src == dst:
+            return 0
+        codes = tuple(B.STATE_BY_NAME[s] for s in registry.KIND_STATES[kind])
+        asker = f.owner if f.owner is not None else (src if direction == "give" else dst)
+        dying = self.dying
+        left = [i for i in self.cells(src, codes) if i not in dying]
+        want = len(left) if want_all else n
+        moved = 0
+        for _ in range(min(want, len(left))):      # each pass moves one of src's residents away, or stops
+            left = [i for i in self.cells(src, codes) if i not in dying]
+            empties = self.cells(dst, (B.EMPTY,))
+            if not left or not empties:
+                break
+            a = self._pick_cell(asker, left, f"send which {kind} to P{dst + 1}?", f.card)
+            b = self._pick_cell(asker, empties, f"send it to which empty cell of P{dst + 1}?", f.card)
+            self.move_resident(a, b, f.card.id)
+            moved += 1
+        return want - moved
+
+    def _pick_cell(self, seat: int, cells: list[int], text: str, card: Card) -> int:
+        """One of these cells, asked of the seat (no question when there is only one)."""
+        if len(cells) == 1:
+            return cells[0]
+        c = self.effect_ask(seat, Ask.CELL, [CELLS[k] for k in cells], card=card, text=text)
+        return int(c.row * B.SIZE + c.col)
 
     def discard_cards(self, f: Frame, seat: int, x: int, shield: bool = True) -> int:
         """x cards of the seat's hand discarded, the seat picking which; a shield stops a loss it did not choose."""

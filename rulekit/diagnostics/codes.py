@@ -134,6 +134,7 @@ class R(StrEnum):
     PARAM_UNREAD = "RK247", WARNING, "a card's parameter (`params:`) its effect never reads", (CHECKS,)
     SELF_COMPARISON = "RK248", WARNING, "a value compared with itself: always true or always false", (EXPR_CHECKS,)
     NEXT_TO = "RK249", ERROR, "`next to` with a verb or a kind it cannot take", (EXPR_CHECKS, ITEM_CHECKS)
+    CHOOSE_CELL = "RK250", ERROR, "`choose cell` misspelt, or with a kind of resident the language does not know", (ITEM_CHECKS,)
     SEAT_WORD = ("RK260", ERROR, "a player by turn order (`player after me:`, `first player:`) with a word it does not take",
                  (ITEM_CHECKS,))
     OTHER_MOMENT = ("RK261", ERROR, "another player's moment (`when other …`, `that player:`) where a card cannot hear it",

@@ -1975,6 +1975,33 @@ DOCS: dict[R, Doc] = _docs(
               money += 1
         """),
     ),
+    _doc(
+        R.CHOOSE_CELL,
+        """
+        Finds a `choose WORD:` block whose word is not `cell` (a misspelt `choose cell:`, or a
+        `choose NAME` that lost its `from … to …`), and `choose cell with KIND:` where KIND is no
+        kind of resident.
+        """,
+        """
+        `choose cell:` lets the card's owner pick one cell of the subject's board, which is `it` in
+        the block; with a word the language does not know, nothing says what to pick, or among which
+        residents.
+        """,
+        _policy("""
+            on play:
+              choose cel with mild:
+                cure it
+        """),
+        """
+        Write `choose cell:` (any revealed cell) or `choose cell with KIND:` (a cell holding that
+        kind: healthy, mild, severe, dead, infected, alive or resident).
+        """,
+        _policy("""
+            on play:
+              choose cell with mild:
+                cure it
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

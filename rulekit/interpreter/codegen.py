@@ -196,6 +196,13 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         self.emit(i, f"if {sub} is not None:", st.pos.line)
         self.player_block(st.body, i + 1, sub, st.pos.line)
 
+    def s_ChooseCell(self, st: ast.ChooseCell, i: int, s: str) -> None:
+        cell = self.fresh("C")
+        self.emit(i, f"{cell} = rt.choose_cell(f, {s}, {st.kind!r}, {ast.cell_hint(st.body)!r})", st.pos.line)
+        self.emit(i, f"if {cell} is not None:", st.pos.line)
+        self.emit(i + 1, f"with rt.it_as(f, {cell}):", st.pos.line)
+        self.block(st.body, i + 2, s, st.pos.line)
+
     def s_Transfer(self, st: ast.Transfer, i: int, s: str) -> None:
         block_player, enclosing = self.subjects[-1], self.subjects[-2]
         src, dst = (block_player, enclosing) if st.direction == "take" else (enclosing, block_player)

@@ -126,6 +126,12 @@ class Walk(Visitor, walks=("statements", "expressions")):
         if seat is not None:
             self.players(st.body, seat)
 
+    def s_ChooseCell(self, st: ast.ChooseCell, s: int | None) -> None:
+        cell = self.rt.choose_cell(self.frame, s, st.kind, ast.cell_hint(st.body))
+        if cell is not None:
+            with self.rt.it_as(self.frame, cell):
+                self.block(st.body, s)
+
     def s_Transfer(self, st: ast.Transfer, s: int | None) -> None:
         inner, outer = self.subjects[-1], self.subjects[-2]
         src, dst = (inner, outer) if st.direction == "take" else (outer, inner)

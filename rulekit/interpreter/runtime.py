@@ -31,6 +31,8 @@ KIND_CODES = {k: tuple(B.STATE_BY_NAME[s] for s in states) for k, states in regi
 # The cell states each board verb can act on (`VERB it` checks the cell still qualifies).
 VERB_FROM = {name: tuple(sorted({c for k in v.kinds for c in KIND_CODES[k]})) for name, v in registry.VERBS.items()}
 MAX_NUMBER = registry.MAX_NUMBER
+# The cells `choose cell:` (no kind) picks from: revealed, empty or holding a resident.
+REVEALED = (B.EMPTY, *B.RESIDENTS)
 # Each cell's orthogonal neighbours on the table (up, left, right, down), for `next to`.
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(B.idx(r + dr, c + dc) for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
@@ -55,7 +57,7 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked",
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
             "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near",
-            "turn", "seat_player")
+            "turn", "seat_player", "choose_cell", "it_as")
 
 
 def num(v: int) -> int:
@@ -263,6 +265,22 @@ class Runtime:
         """count(KIND next to NEAR): the subject's residents of a kind next to a NEAR (or to the trigger's cell)."""
         return len(self._next_to(f, self.g.cells(_who(s), KIND_CODES[kind]), near))
 
+    def choose_cell(self, f: Frame, s: int | None, kind: str | None, hint: str) -> int | None:
+        """`choose cell [with KIND]:` — one cell of the subject's board holding a KIND (without a kind: any revealed
+        cell, empty or not), never a resident whose death is being decided; None when there is none. The card's
+        owner picks, on another player's board too (an event has no owner: the subject picks)."""
+        seat = _who(s)
+        cells = self._takeable(seat, kind) if kind is not None else [
+            i for i in self.g.cells(seat, REVEALED) if i not in self.g.dying]
+        if not cells:
+            return None
+        what = f" with {kind}" if kind is not None else ""
+        return self._pick(f, f.owner if f.owner is not None else seat, cells, f"{hint}: choose a cell{what}")
+
+    def it_as(self, f: Frame, cell: int) -> _ItAs:
+        """`it` is the chosen cell for the block's statements, and what it was again after them."""
+        return _ItAs(f, cell)
+
     def verb_it(self, f: Frame, s: int | None, verb: str) -> None:
         it = f.it
         if verb == "discard":
@@ -411,6 +429,21 @@ class Runtime:
             return cells[0]
         c = self.g.effect_ask(s, Ask.CELL, [CELLS[i] for i in cells], card=f.card, text=text)
         return int(c.row * B.SIZE + c.col)
+
+
+class _ItAs:
+    """The frame's `it` set to a chosen cell for a block (`with rt.it_as(f, cell):`), put back after it."""
+
+    __slots__ = ("cell", "f", "outer")
+
+    def __init__(self, f: Frame, cell: int) -> None:
+        self.f, self.cell, self.outer = f, cell, f.it
+
+    def __enter__(self) -> None:
+        self.f.it = self.cell
+
+    def __exit__(self, *exc: object) -> None:
+        self.f.it = self.outer
 
 
 NO_PLAYER = "this statement has no player to act on (an event needs `each player:` or `player with …:` first)"

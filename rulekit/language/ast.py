@@ -316,6 +316,33 @@ class After(Node):
 
 
 @dataclass(frozen=True)
+class ChooseCell(Node):
+    """`choose cell [with KIND]:` — the subject picks one cell of its board (one holding a KIND), which is `it`
+    in the block; no such cell: the block is skipped."""
+
+    word: str               # `cell`; the checker names any other word written here
+    kind: str | None
+    body: tuple[Stmt, ...]
+    word_pos: Pos
+    kind_pos: Pos = NOPOS
+
+
+def cell_hint(body: tuple[Stmt, ...]) -> str:
+    """The verb a `choose cell` block first does to `it` (or `next to it`), for the question's text: the bots read
+    what a cell is chosen for from its first word. 'choose' when the block does no verb to it."""
+    for s in body:
+        if isinstance(s, VerbIt) or (isinstance(s, VerbStmt) and s.near == "it"):
+            return s.verb
+        if isinstance(s, ChooseCell):
+            continue            # an inner `it` is another cell
+        for inner in bodies(s):
+            found = cell_hint(inner)
+            if found != "choose":
+                return found
+    return "choose"
+
+
+@dataclass(frozen=True)
 class Me(Node):
     """`me:` — the card's owner is the subject of the block again (inside another player's block)."""
 
@@ -335,7 +362,7 @@ class SeatPlayer(Node):
 
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay
         | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent
-        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | SeatPlayer)
+        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | SeatPlayer | ChooseCell)
 
 
 def bodies(s: Stmt) -> tuple[tuple[Stmt, ...], ...]:

@@ -287,6 +287,13 @@ class AstBuilder(Transformer):
     def choose_player_stmt(self, ch: list[Any]) -> ast.ChoosePlayer:
         return ast.ChoosePlayer(self.pos(ch[0], ch[-1]), _has(ch, "OTHER"), _after(ch, "WHERE"), ch[-1].body)
 
+    def choose_cell_stmt(self, ch: list[Any]) -> ast.ChooseCell:
+        _choose, word, *rest = ch               # rest: [WITH KIND] ":" block (the colon is filtered out)
+        body = ch[-1]
+        kind = rest[1] if len(rest) >= 3 else None
+        return ast.ChooseCell(self.pos(ch[0], body), word.value, kind.value if kind is not None else None, body.body,
+                              self.tok(word), self.tok(kind) if kind is not None else ast.NOPOS)
+
     def player_with_stmt(self, ch: list[Any]) -> ast.PlayerWith:
         _, _with, which, value, _colon, body = ch
         return ast.PlayerWith(self.pos(ch[0], body), which.value, value.node, body.body, self.tok(which))

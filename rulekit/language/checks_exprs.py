@@ -87,6 +87,8 @@ class ExprChecks(Visitor, walks=("expressions",)):
         self.params = dict(params or {})         # the numbers this card names (`params:`): read-only constants
         self.players = 0                         # player blocks we are in (`take`/`give` need one)
         self.in_after = False                    # inside `after N rounds:` (no `it`, no `prevent`)
+        self.afters = 0                          # `after` blocks we are in
+        self.chosen: list[tuple[int, str | None]] = []   # each `choose cell` block we are in: (afters, its kind)
         self.card_values = False                 # inside `count(played where …)`: `stage`, `price` readable
         self.res = rs.Resolution()               # what every name means (the resolver's table)
         self.types: dict[rs.Binding, str | None] = {}    # the type of each name the effect made
@@ -162,6 +164,8 @@ class ExprChecks(Visitor, walks=("expressions",)):
 
     # -- `it` ----------------------------------------------------------------------------
     def it_type(self, pos: ast.Pos) -> str | None:
+        if self.chosen and self.chosen[-1][0] == self.afters:
+            return CELL                          # the cell of the `choose cell` block we are in
         if self.in_after:
             self.report(R.IT_OR_PREVENT_IN_AFTER, pos,
                         "`it` means nothing inside `after`: rounds later the cell or card may be gone",

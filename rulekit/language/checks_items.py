@@ -45,7 +45,7 @@ _KIND_RUNS = {
 }
 # Blocks that run once or not at all: a name they change holds either value after them. A name
 # changed in a loop (`repeat`, `each player`, `player with`) is unknown from the loop's first run on.
-_MAYBE = (ast.May, ast.MayPay, ast.MayDiscard, ast.ChoosePlayer)
+_MAYBE = (ast.May, ast.MayPay, ast.MayDiscard, ast.ChoosePlayer, ast.ChooseCell)
 
 
 class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")):
@@ -467,15 +467,35 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         self.player_block(s.body)
         self.subject = outer
 
+    def s_ChooseCell(self, s: ast.ChooseCell) -> None:
+        if s.word != "cell":
+            guess = nearest(s.word, ["cell"])
+            msg = (f"`choose {s.word}:` — did you mean `choose cell`?" if guess else
+                   f"`choose {s.word}:` chooses nothing the language knows")
+            self.report(R.CHOOSE_CELL, s.word_pos, msg,
+                        hint="write `choose cell:` or `choose cell with mild:` (a cell), `choose player:` (a player), "
+                             "or `choose NAME from 1 to 3` (a number)")
+        elif s.kind is not None and s.kind not in registry.KINDS:
+            msg, hint = unknown_word(s.kind, registry.KINDS, "kind of resident")
+            self.report(R.CHOOSE_CELL, s.kind_pos, msg.replace("unknown kind", "`choose cell with`: unknown kind"),
+                        hint=hint)
+        self.needs_subject(s, "`choose cell`")
+        # Reported once: the block's statements act on the chosen cell's board, so they are not named again.
+        outer, self.subject = self.subject, True
+        self.chosen.append((self.afters, s.kind if s.kind in registry.KINDS else None))
+        self.block(s.body)
+        self.chosen.pop()
+        self.subject = outer
+
     def s_Transfer(self, s: ast.Transfer) -> None:
         if not self.players:
             self.report(R.TRANSFER_OUTSIDE_PLAYER_BLOCK, s.verb_pos,
                         f"`{s.direction}` moves things between two players, and here there is only one",
                         hint="put it inside `choose other player:`, `each other player:` or `player with …:`")
-        if s.what not in registry.SETTABLE and s.what not in registry.HAND_WORDS:
-            table = {**registry.SETTABLE, "cards": registry.Word("cards", "手牌", "hand cards")}
+        if s.what not in registry.SETTABLE and s.what not in registry.HAND_WORDS and s.what not in registry.KINDS:
+            table = {**registry.SETTABLE, "cards": registry.Word("cards", "手牌", "hand cards"), **registry.KINDS}
             msg, _ = unknown_word(s.what, table, f"thing to {s.direction}")
-            self.report(R.TRANSFER_OR_UNIT_WORD, s.what_pos, msg, hint="a track, money, or cards")
+            self.report(R.TRANSFER_OR_UNIT_WORD, s.what_pos, msg, hint="a track, money, cards, or a kind of resident")
         if s.amount.mode in ("any", "up_to"):
             self.report(R.TRANSFER_OR_UNIT_WORD, s.amount.pos, f"`{s.direction}` already moves up to its amount",
                         hint=f"write `{s.direction} 2 {s.what}` or `{s.direction} all {s.what}`")
@@ -513,7 +533,9 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             self.report(R.EMPTY_CHOICE, s.count.pos, f"`after {n} rounds` never comes: the block runs at the start of a "
                                                      "later round", hint="write `after 1 rounds:` or more")
         outer, self.in_after = self.in_after, True
+        self.afters += 1
         self.block(s.body)
+        self.afters -= 1
         self.in_after = outer
 
     def s_PlayerWith(self, s: ast.PlayerWith) -> None:
@@ -669,20 +691,27 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         takes = registry.IT_VERBS[s.verb]
         if it_type not in takes:
             trig = self.handler.event if self.handler else ""
+            where = "`choose cell`" if self.chosen and self.chosen[-1][0] == self.afters else f"{a_word(trig)} handler"
             self.report(R.IT_WRONG_TYPE, s.pos,
-                        f"`{s.verb}` takes {_IT_WORDS[takes[0]]}, but `it` in {a_word(trig)} handler is {_IT_WORDS[it_type]}")
+                        f"`{s.verb}` takes {_IT_WORDS[takes[0]]}, but `it` in {where} is {_IT_WORDS[it_type]}")
             return
         self.it_never_changes(s)
 
     def it_never_changes(self, s: ast.VerbIt) -> None:
-        states = _TRIGGER_STATES.get(self.handler.event if self.handler else "")
+        if self.chosen and self.chosen[-1][0] == self.afters:
+            kind = self.chosen[-1][1]
+            states = registry.KIND_STATES[kind] if kind is not None else None
+        else:
+            states = _TRIGGER_STATES.get(self.handler.event if self.handler else "")
         verb = registry.VERBS.get(s.verb)
         if not states or verb is None:
             return
         covers = {st for k in verb.kinds for st in registry.KIND_STATES[k]}
         if not covers & set(states):
+            hint = ("its resident is still alive while its death is decided: write `prevent` to keep it alive"
+                    if s.verb == "revive" and self.handler is not None and self.handler.event.startswith("death") else None)
             self.report(R.IT_NEVER_CHANGES, s.pos, f"`{s.verb} it` never does anything here: `it` is a {'/'.join(states)} cell, "
-                                                   f"and {s.verb} is {verb.doc}")
+                                                   f"and {s.verb} is {verb.doc}", hint=hint)
 
     def s_Draw(self, s: ast.Draw) -> None:
         self.needs_subject(s, "`draw`")

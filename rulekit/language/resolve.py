@@ -243,6 +243,9 @@ class _Resolver(Visitor, walks=("statements", "expressions", "declarations")):
         self.expr(s.expr)
         self.block(s.body)
 
+    def s_ChooseCell(self, s: ast.ChooseCell) -> None:
+        self.block(s.body)
+
     def s_Repeat(self, s: ast.Repeat) -> None:
         self.expr(s.count)
         self.block(s.body)
