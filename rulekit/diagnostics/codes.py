@@ -134,6 +134,8 @@ class R(StrEnum):
     PARAM_UNREAD = "RK247", WARNING, "a card's parameter (`params:`) its effect never reads", (CHECKS,)
     SELF_COMPARISON = "RK248", WARNING, "a value compared with itself: always true or always false", (EXPR_CHECKS,)
     NEXT_TO = "RK249", ERROR, "`next to` with a verb or a kind it cannot take", (EXPR_CHECKS, ITEM_CHECKS)
+    ROLL_LIMIT = "RK255", ERROR, "a die (`roll(N)`) whose sides or rerolls can pass their limits", (EXPR_CHECKS,)
+    ROLL_OUTSIDE_EFFECT = "RK256", ERROR, "a die (`roll(N)`) rolled where no effect runs", (EXPR_CHECKS,)
     # whole content folder (loader)
     DUPLICATE_ID = "RK301", ERROR, "duplicate card id", (CHECKS,)
     DUPLICATE_NAME = "RK302", ERROR, "duplicate card name within a kind", (CHECKS,)
