@@ -184,6 +184,7 @@ RECORDS: dict[str, dict[str, Shape]] = {
     "done": {"card": CARD, "prevented": FLAG},
     "modifier": {"seat": SEAT, "card": CARD, "quantity": TEXT, "delta": NUMBER},
     "given": {"seat": SEAT, "to": SEAT, "card": CARD},
+    "roll": {"seat": maybe(SEAT), "card": CARD, "sides": COUNT, "value": COUNT},
 }
 
 # No line rulekit writes comes near this (a round's `tracks` record, the longest, is about 1,000
@@ -654,6 +655,8 @@ def _change_words(r: dict, name) -> str | None:
         return f"{who}{r['track']} held at {r['value']} by {name(r['card'])} (would have been {r['wanted']})"
     if e == "arranged":
         return f"{who}arranges {r['tiles']} tiles"
+    if e == "roll":
+        return f"{who}rolls {r['value']} (a die of {r['sides']})"
     if e == "unlock":
         return f"{who}unlocks stage {r['stage']}"
     if e == "death_prevented":

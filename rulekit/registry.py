@@ -276,6 +276,8 @@ FUNCTIONS: dict[str, Word] = _index(
     Word("min", "最小值", "the smaller of two numbers"),
     Word("max", "最大值", "the larger of two numbers"),
     Word("abs", "绝对值", "a number without its sign"),
+    Word("roll", "掷骰", "roll(N): a die of N sides, 1 to N, drawn from the game's generator and shown to every "
+                       "player; roll(N, rerolls K): the subject sees it and may roll again, up to K times"),
 )
 
 # `player with WHICH EXPR`: every tied player is visited.
@@ -341,6 +343,7 @@ KEYWORDS = (
     "from", "to", "spend", "pay", "as", "draw", "stage", "keep", "unlock", "prevent", "if",
     "elif", "else", "each", "other", "player", "where", "with", "repeat", "may", "all", "any",
     "up", "it", "and", "or", "not", "after", "skip", "count", "me", "next", "while", "floor", "ceiling",
+    "rerolls",
 )
 
 # Statement words in the grammar, with a line each for the docs.
@@ -408,11 +411,15 @@ LIMITS: dict[str, Limit] = _index(
     Limit("seed", "种子上限", "the largest seed a command or a file takes (0 is the smallest): at most 15 digits",
           999_999_999_999_999),
     Limit("games", "批次局数", "games in one playtest batch (--games)", 1_000_000),
+    Limit("die", "骰子面数", "the sides of one `roll(N)`: N is 1 to this", 100),
+    Limit("rerolls", "重掷次数", "the rerolls one `roll(N, rerolls K)` may allow: K is 0 to this", 10),
 )
 MAX_NESTING = LIMITS["nesting"].value
 MAX_REPEAT = LIMITS["repeat"].value
 MAX_TRIGGER_DEPTH = LIMITS["trigger_depth"].value
 MAX_NUMBER = LIMITS["number"].value
+MAX_DIE = LIMITS["die"].value
+MAX_REROLLS = LIMITS["rerolls"].value
 
 
 def all_words() -> dict[str, list[str]]:

@@ -27,7 +27,7 @@ from rulekit.language.visitor import STATEMENTS
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ("corpus", "probes")
-ANSWERS = {"may": (True, False), "choose": (0, 1, 3), "amount": (0, 2, 5), "player": (0, 1)}
+ANSWERS = {"may": (True, False), "choose": (0, 1, 3), "amount": (0, 2, 5), "player": (0, 1), "roll": (1, 3.5, 6)}
 # Corners no shipped or scenario card needs: answers worth the same (the first is kept), a
 # statement that fails (skipped), a name bound only where its statement did not fail, a
 # modifier that fails (the reading fails alike), chances inside conditions, numbers past the ceiling

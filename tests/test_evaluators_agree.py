@@ -58,6 +58,7 @@ def reach_content():
 def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
     """Cards using every newer construct (tests/fixtures/reach): the same games, effect for effect."""
     fired = set()
+    chance: set = set()          # dice rolled and rerolls asked (tests/fixtures/reach/*/reach_chance, chance)
     for seed in range(block, 40, 2):
         agents = ["random"] if seed % 4 < 2 else ["greedy", "random", "default", "random"]
         players = 2 + seed % 3 if agents == ["random"] else 4
@@ -71,6 +72,8 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
         # Declarations do not fire: a floor or ceiling that cut a change, a `while` modifier that applied.
         fired |= {(r["card"], f"held {r['track']}") for r in logs[0] if r["e"] == "held"}
         fired |= {(r["card"], "modifier") for r in logs[0] if r["e"] == "modifier"}
+        chance |= {(r["card"], r["q"]) for r in logs[0] if r["e"] == "ask" and r["q"] == "reroll"}
+        chance |= {(r["card"], "roll") for r in logs[0] if r["e"] == "roll"}
     assert {("extortion", "on play"), ("evacuation", "after"), ("grant", "react actions start"),
             ("retreat", "when event"), ("census", "when cure"), ("lockdown", "on game end"),
             ("baron", "on play"), ("news_team", "when play"), ("supply_crisis", "on resolve"),
@@ -82,6 +85,7 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
     # cells2 (tests/fixtures/reach/policies/reach_cells2.yaml)
     assert {("field_clinic", "on play"), ("field_clinic", "when reveal mild"), ("resurrection", "on play"),
             ("resurrection", "on round end"), ("export", "on play"), ("export", "on round start")} <= fired
+    assert {("dice_gamble", "roll"), ("dice_gamble", "reroll"), ("fever", "roll"), ("fever", "reroll")} <= chance
 
 
 def test_generated_code_uses_only_the_exported_runtime(reach_content):

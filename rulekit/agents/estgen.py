@@ -64,6 +64,14 @@ def _played(w, ref):
     return float(any(ref in (x.card.id, x.card.name) and x.on for x in w.obs.tableau(w.seat)))
 
 
+def _roll(w, sides, rerolled: bool):
+    """Walker.call's `roll`: the mean of the die, or the value tried at the first die that may be rerolled."""
+    if rerolled and w.fk == "roll":
+        w.fk = None
+        return w.force
+    return E.roll_mean(sides)
+
+
 def _missing():
     raise IndexError("a function called without its argument")
 
@@ -259,6 +267,11 @@ def holds(stmts, kind: str) -> bool:
     return False
 
 
+def rerolled(h) -> bool:
+    """Does a handler roll a die its subject may roll again (`roll(N, rerolls K)`)?"""
+    return any(c.func == "roll" and c.rerolls for c in h.find_all(ast.Call))
+
+
 def _bound(stmts, out: dict) -> None:
     """Every name a block binds, in order of first appearance."""
     for s in stmts:
@@ -331,7 +344,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
               "ENV": [UNBOUND] * (len(self.slots) - self.counters), "CID": card.id, "CTRS": card.counters,
               "DUR": card.duration, "worth": worth, "worth_at": worth_at, "harm": harm, "OPS": ListOps,
               "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
-              "_missing": _missing, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW,
+              "_missing": _missing, "_roll": _roll, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW,
               "E": E, "policy_utility": E.policy_utility}    # not the card: the cache must not keep it alive
         exec(compile(source, f"<rulekit estimate {card.id}>", "exec"), ns)
         forced = {}
@@ -339,6 +352,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             first = next((k for k, h in enumerate(self.handlers) if holds(h.body, kind)), None)
             if first is not None:
                 forced[kind] = (self.handlers[first], ns[f"h{first}"])
+        first = next((k for k, h in enumerate(self.handlers) if rerolled(h)), None)
+        if first is not None:            # a die the owner may roll again: weighed at the value shown
+            forced["roll"] = (self.handlers[first], ns[f"h{first}"])
         return CardEstimate(ns, forced, dict(self.slots), source, E.unreadable(card))
 
     def on_play(self, bodies: dict) -> list[str]:
@@ -820,6 +836,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             return f"{f}([{', '.join(self.num(x) for x in e.args)}])"
         if f == "abs":
             return f"abs({self.num(e.args[0])})" if e.args else "_missing()"
+        if f == "roll":
+            return f"_roll(w, {self.num(e.args[0])}, {e.rerolls!r})" if e.args else "_missing()"
         if f == "event":
             ref = self.value(e.args[0]) if e.args else "_missing()"
             return f"({E.CHANCE['event']!r} if w.ev is None else float({ref} in (w.ev.id, w.ev.name)))"

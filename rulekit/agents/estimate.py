@@ -31,7 +31,7 @@ from rulekit.agents.snapshot import (
     unseen_events, visit, with_event, worth, worth_at,
 )
 from rulekit.agents.walker import (
-    compare, counter_values, counter_values_of, event_harm, Walker,
+    compare, counter_values, counter_values_of, event_harm, roll_mean, Walker,
 )
 from rulekit.agents.weights import (
     CHANCE, DERIVED, DISCARD, DRAW, IT_STATE, KIND_STATES, LASTING, LATER, MAX_NUMBER, MAX_REPEAT, MONEY, OTHERS,
@@ -127,6 +127,7 @@ __all__ = [
     "ranges_of",
     "react_value",
     "read_as",
+    "roll_mean",
     "seal_value",
     "seat_numbers",
     "setup_value",

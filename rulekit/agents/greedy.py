@@ -536,6 +536,34 @@ class GreedyAgent:
         ev = obs.current_event if found[0].event == "event" else None
         return self.best(weigh(snap) if ev is None else E.with_event(snap, ev, weigh, estgen.harm), indexes)
 
+    def on_reroll(self, obs, q: Question) -> int:
+        """Keep the die shown (index 0) or roll again (1): the handler that rolls it, read with the die at the
+        value shown against the die at its mean; rolling again only when the mean reads better."""
+        shown = next((e for e in reversed(obs.seen()) if e[0] == "roll" and e[1] == self.seat), None)
+        if q.card is None or shown is None:
+            return 0
+        card, est, _ = self.card(obs, q.card)
+        found = est.forced.get("roll")
+        if found is None:
+            return 0
+        run, sides, value = found[1], shown[3], shown[4]
+        snap = self.snapshot(obs)
+        entry = next((e for e in obs.tableau(self.seat) if e.card.id == card.id), None)
+
+        def weigh(w: E.Snapshot) -> list:
+            values = []
+            w.uses, w.as_subject = entry.uses if entry is not None else 1, True
+            try:
+                for tried in (value, E.roll_mean(sides)):
+                    w.fk, w.force = "roll", tried
+                    values.append(estgen.worth(run(w), w))
+            finally:
+                w.fk, w.force, w.as_subject = None, None, False
+            return values
+        ev = obs.current_event if found[0].event == "event" else None
+        keep, again = weigh(snap) if ev is None else E.with_event(snap, ev, weigh, estgen.harm)
+        return q.options.index(again > keep + 1e-9)
+
     def on_react(self, obs, q: Question) -> int:
         snap = self.snapshot(obs)
         card, est, _ = self.card(obs, asked(q))

@@ -21,6 +21,8 @@ from rulekit.language import ast
 from rulekit.language import resolve as rs
 from rulekit.language.visitor import Visitor
 
+MAX_DIE = registry.MAX_DIE
+
 
 def event_harm(card, snap: Snapshot) -> tuple[float, tuple]:
     """as_event, read by the Walker."""
@@ -488,6 +490,11 @@ class Walker(Visitor, walks=("statements", "expressions")):
             return min(vals) if f == "min" else max(vals)
         if f == "abs":
             return abs(self.num(e.args[0], acc))
+        if f == "roll":                     # a die: its mean; the one being rerolled, at the value tried
+            if self.force_kind == "roll" and e.rerolls:
+                self.force_kind = None
+                return self.force
+            return roll_mean(self.num(e.args[0], acc))
         if f == "event":
             ev = snap.ev
             if ev is None:
@@ -510,6 +517,11 @@ class Walker(Visitor, walks=("statements", "expressions")):
 
 
 _NAMED = (rs.LOCAL, rs.COUNTER)    # the kinds of name an Acc holds by name (Acc.env)
+
+
+def roll_mean(sides) -> float:
+    """What a die of `sides` sides gives on average (the reading values a roll by it)."""
+    return (max(1, min(sides, MAX_DIE)) + 1) / 2
 
 
 def compare(op: str, a, b) -> bool:

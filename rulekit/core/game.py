@@ -68,6 +68,7 @@ class Game(Ops):
         self._asking = 0                       # questions asked inside a step (effects, reactions) not yet answered
         self.deadline = registry.LIMITS["game_steps"].value
         self.unlock_seen: list[tuple[int, int] | None] = [None] * state.players
+        self.fixed_rolls: list[int] = []         # rolls a scenario states (core/chance.py); a copy has none
         self.rt = program.runtime(self)        # what compiled effects call (rulekit.interpreter.runtime)
 
     def clone(self, choosers: Sequence[Chooser] | None = None, log: list[dict[str, Any]] | None = None) -> Game:

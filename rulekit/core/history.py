@@ -18,6 +18,7 @@ every seat sees, or the one seat that saw it. A seat's history is the entries it
 | advisor | card id | the seat that kept it (face up to all once every advisor is kept) |
 | arranged | ((cell, front), ...) | the planner's seat: the fronts it saw and where it put them |
 | given | giver, taker | public; the card id goes to both (`gave` / `got`) |
+| roll | seat (None for an event's own roll), card id, sides, value | public (every die an effect rolls) |
 
 Deck and discard sizes, hand sizes, tracks, tableaus and the board are read from the state as it stands
 (core/observation.py); `info_key` puts them and the history together.
@@ -51,13 +52,15 @@ def from_record(kind: str, data: dict[str, Any]) -> tuple[Entry, ...]:
         return ((PUBLIC, kind, data["card"]),)
     if kind == "advisor":
         return ((data["seat"], kind, data["card"]),)
+    if kind == "roll":
+        return ((PUBLIC, kind, data["seat"], data["card"], data["sides"], data["value"]),)
     if kind == "given":
         src, dst, card = data["seat"], data["to"], data["card"]
         return (PUBLIC, kind, src, dst), (src, "gave", card, dst), (dst, "got", card, "given")
     return ()
 
 
-KEPT = frozenset({"play", "execute", "switch", "offer", "sold", "unsold", "event", "advisor", "given"})
+KEPT = frozenset({"play", "execute", "switch", "offer", "sold", "unsold", "event", "advisor", "given", "roll"})
 
 
 def seen_by(state: GameState, seat: int) -> tuple[Entry, ...]:

@@ -14,14 +14,15 @@ from rulekit import registry
 from rulekit.core import board as B
 from rulekit.core import quantities as Q
 from rulekit.core.errors import EffectError, RuleViolation
-from rulekit.core.handlers import DEATH_WORDS, Frame, Handlers
+from rulekit.core.chance import Chance
+from rulekit.core.handlers import DEATH_WORDS, Frame
 from rulekit.core.program import Card
 from rulekit.core.questions import CELLS, Ask
 from rulekit.core.rules import Rules
 from rulekit.core.state import Entry, unique_ids
 
 
-class Ops(Handlers):
+class Ops(Chance):
     """The operations of rules.md over a game's state."""
 
     rules: Rules

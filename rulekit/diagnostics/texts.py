@@ -2002,6 +2002,53 @@ DOCS: dict[R, Doc] = _docs(
                 cure it
         """),
     ),
+    _doc(
+        R.ROLL_LIMIT,
+        """
+        Finds a `roll(N)` whose number of sides can come to less than 1 or more than 100, or a
+        `roll(N, rerolls K)` whose rerolls can come to less than 0 or more than 10, by the values
+        the text lets N and K take.
+        """,
+        """
+        A die has a ceiling, like every number content can grow (docs/language.md, Limits): a die
+        of `money` sides could be a die of thousands, and rerolls without a ceiling a question that
+        never ends. The game stops with an error when a roll passes its limit; lint says so first.
+        """,
+        _policy("""
+            on play:
+              money += roll(money)
+        """),
+        """
+        Put a ceiling on the number with `min(…, 100)`, or write the number of sides.
+        """,
+        _policy("""
+            on play:
+              money += roll(min(money, 6))
+        """),
+    ),
+    _doc(
+        R.ROLL_OUTSIDE_EFFECT,
+        """
+        Finds `roll(…)` in a declaration (`modify … by roll(6)`), in a combo's `when:` or in an
+        unlock condition: places that are read, not run.
+        """,
+        """
+        A declaration or a condition is read again whenever the game needs its value (each
+        spread step, each check), so a die there would be rolled over and over, and each reading
+        would differ. A die is rolled once, when an effect's statement runs.
+        """,
+        _policy("""
+            modify new_mild by roll(2)
+        """),
+        """
+        Roll in a handler, and keep the result where the declaration reads it (a counter), or
+        change the track directly.
+        """,
+        _policy("""
+            on play:
+              disease -= roll(2)
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

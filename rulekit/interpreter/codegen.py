@@ -339,6 +339,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             return f"rt.happened({args[0]})"
         if f == "unlocked":
             return f"rt.is_unlocked({s}, {args[0]})"
+        if f == "roll":
+            return f"rt.roll(f, {s}, {', '.join(args)})"
         raise ValueError(f"unknown function {f}")
 
     def e_CountOf(self, e: ast.CountOf, s: str) -> str:

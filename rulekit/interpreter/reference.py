@@ -276,6 +276,8 @@ class Walk(Visitor, walks=("statements", "expressions")):
             return rt.event_is(args[0])
         if f == "happened":
             return rt.happened(args[0])
+        if f == "roll":
+            return rt.roll(self.frame, s, *args)
         return rt.is_unlocked(s, args[0])
 
     def e_CountOf(self, e: ast.CountOf, s: int | None) -> Any:

@@ -57,7 +57,7 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked",
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
             "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near",
-            "turn", "seat_player", "choose_cell", "it_as")
+            "turn", "seat_player", "choose_cell", "it_as", "roll")
 
 
 def num(v: int) -> int:
@@ -402,6 +402,11 @@ class Runtime:
             return False
         g.discard_chosen(f, seat, n)
         return True
+
+    # ---- chance -------------------------------------------------------------------------------------------------
+    def roll(self, f: Frame, s: int | None, sides: int, rerolls: int = 0) -> int:
+        """`roll(N)`, `roll(N, rerolls K)`: a die from the game's generator; the subject may roll again K times."""
+        return self.g.roll(f, s, sides, rerolls)
 
     # ---- moving residents ---------------------------------------------------------------------------------------
     def move(self, f: Frame, s: int | None, mode: str, n: int | None, kind: str) -> int:

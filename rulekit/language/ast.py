@@ -120,8 +120,11 @@ class BoolOp(Node):
 
 @dataclass(frozen=True)
 class Call(Node):
-    func: str               # min max abs, the predicates, and highest/lowest (the argument read for every player)
+    func: str               # min max abs roll, the predicates, and highest/lowest (the argument read for every player)
     args: tuple[Expr, ...]
+    # `roll(N, rerolls K)`: args are (N, K) and the second was written after `rerolls` (out of repr, so the
+    # printed trees of every effect written before it are unchanged).
+    rerolls: bool = field(default=False, repr=False)
 
 
 @dataclass(frozen=True)

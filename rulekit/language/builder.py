@@ -357,6 +357,10 @@ class AstBuilder(Transformer):
         args = tuple(c.node for c in ch if isinstance(c, Span))
         return self.span(ast.Call(self.pos(ch[0], ch[-1]), ch[0].value, args), ch[0], ch[-1])
 
+    def call_rerolls(self, ch: list[Any]) -> Span:
+        args = tuple(c.node for c in ch if isinstance(c, Span))
+        return self.span(ast.Call(self.pos(ch[0], ch[-1]), ch[0].value, args, True), ch[0], ch[-1])
+
     def _count(self, ch: list[Any]) -> Span:
         words = [c for c in ch if isinstance(c, Token) and c.type in ("OTHER", "PLAYER", "NAME")]
         what = " ".join(c.value for c in words)

@@ -382,6 +382,8 @@ class ExprChecks(Visitor, walks=("expressions",)):
             self.per_player(e.pos, mark)
             self.subject = outer
             return NUM
+        if e.func == "roll":
+            return self.roll(e)
         if e.func in registry.FUNCTIONS:
             want = 1 if e.func == "abs" else 2
             self.arg_count(e, want, f"{e.func}(a)" if want == 1 else f"{e.func}(a, b)")
@@ -394,6 +396,40 @@ class ExprChecks(Visitor, walks=("expressions",)):
         for a in e.args:
             self.value(a)
         return None
+
+    def roll(self, e: ast.Call) -> str:
+        """`roll(N)`, `roll(N, rerolls K)`: a die rolled by a running effect, its sides and rerolls within limits."""
+        if self.handler is None:
+            self.report(R.ROLL_OUTSIDE_EFFECT, e.pos, "a die is rolled only in a handler's statements: a declaration "
+                        "or a condition is read again whenever the game needs it, and would roll again each time",
+                        hint="roll in a handler (`on play:`, `when …:`), and change the track there")
+        if e.rerolls and not self.subject:
+            self.report(R.NO_PLAYER, e.pos, "roll(…, rerolls K) lets a player roll again, but an event has no player "
+                        "here", hint="use it inside `each player:` or `player with …:`")
+        want = 2 if e.rerolls else 1
+        if not self.arg_count(e, want, "roll(6), or roll(6, rerolls 1) to let the player roll again"):
+            for a in e.args:
+                self.value(a)
+            return NUM
+        self.number(e.args[0], "roll()")
+        self.within(e.args[0], 1, registry.MAX_DIE, "the sides of a die", "roll({})")
+        if e.rerolls:
+            self.number(e.args[1], "rerolls")
+            self.within(e.args[1], 0, registry.MAX_REROLLS, "the rerolls of a die", "rerolls {}")
+        return NUM
+
+    def within(self, e: ast.Expr, lo: int, hi: int, what: str, form: str) -> None:
+        """RK255: the values the text lets e take must lie within lo..hi."""
+        a, b = self.range(e)
+        text = show(e)
+        if a is not None and a == b and not lo <= a <= hi:
+            self.report(R.ROLL_LIMIT, e.pos, f"`{form.format(text)}`: {what} must be {lo} to {hi}",
+                        hint=f"write a number from {lo} to {hi}")
+        elif b is None or b > hi:
+            top = "has no ceiling" if b is None else f"can come to {big(b)}"
+            self.report(R.ROLL_LIMIT, e.pos, f"`{form.format(text)}`: {what} must be {lo} to {hi}, but {text} {top} "
+                        "here: the game stops with an error when it passes",
+                        hint=f"write `{form.format(f'min({text}, {hi})')}`, or a number")
 
     def arg_count(self, e: ast.Call, want: int, form: str) -> bool:
         if len(e.args) == want:

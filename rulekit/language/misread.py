@@ -8,13 +8,16 @@ here: a declaration inside a handler, a condition where a trigger goes,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rulekit import registry
+from rulekit.language.diagnostics import nearest
 
 DECLARATIONS = ("modify", "shield", "seal", "skip", "floor", "ceiling")
 _TRIGGER_OPENERS = ("when", "once", "react")
 _OPERATORS = ("COMP_OP", "AND", "OR", "NOT", "EQUAL")      # what a condition has and a trigger never
+_ROLL_WORD = re.compile(r"\broll\s*\([^,()]*,\s*([^\W\d]\w*)\s+$")    # `roll(6, WORD ` up to the token
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,12 @@ def explain(line: str, tok_type: str, tok_value: str, col: int, top: bool, expec
             f"`me.{track}`: the language has no '.', and `me` only opens a block (`me:`)",
             f"inside another player's block, note your own value before it with `let mine = {track}` and read `mine`; "
             f"or open `me:` and write `{track}` in it (see docs/language.md 5.7b)", "stand_in")
+    roll = _ROLL_WORD.search(line[:col - 1])
+    if roll is not None and roll.group(1) != "rerolls" and nearest(roll.group(1), ["rerolls"]) == "rerolls":
+        word = roll.group(1)
+        return Misread(f"unknown word '{word}' — did you mean 'rerolls'?",
+                       "write `roll(6, rerolls 1)`: the player sees the die and may roll it again once", "",
+                       roll.start(1) + 1, len(word))
     if tok_type == "MINUS" and expected == {"INT"} and line[:col - 1].rstrip().endswith(" min"):
         value = _word_after(line, col)
         target = words[1] if first == "modify" and len(words) > 1 else ""

@@ -92,6 +92,9 @@ class Ranges(Visitor, walks=("expressions",)):
 
     def call(self, e: ast.Call) -> Range:
         args = [self.of(a) for a in e.args]
+        if e.func == "roll":                  # 1 to the sides: a die of at most N sides
+            hi = args[0][1] if args else None
+            return 1, (None if hi is None else max(1, hi))
         if e.func == "abs" and len(args) == 1:
             lo, hi = args[0]
             if lo is not None and lo >= 0:
@@ -157,6 +160,8 @@ def show(e: ast.Expr) -> str:
         return f"not {_operand(e.operand)}"
     if isinstance(e, (ast.BinOp, ast.Compare, ast.BoolOp)):
         return f"{_operand(e.left)} {e.op} {_operand(e.right)}"
+    if isinstance(e, ast.Call) and e.rerolls and len(e.args) == 2:
+        return f"{e.func}({show(e.args[0])}, rerolls {show(e.args[1])})"
     if isinstance(e, ast.Call):
         return f"{e.func}({', '.join(show(a) for a in e.args)})"
     return "…"

@@ -63,7 +63,8 @@ def _body(effect: str) -> str:
 _VALUE_EXAMPLES = {"revealed": "if revealed:\n  score += 1", "uses": "if uses >= 2:\n  score += 1"}
 _PREDICATE_EXAMPLES = {"played": 'if played("医院扩容"):\n  medical += 1', "event": 'if event("游行示威"):\n  policy -= 1',
                        "happened": 'if happened("游行示威"):\n  policy -= 1', "unlocked": "if unlocked(2):\n  money += 2"}
-_FUNCTION_EXAMPLES = {"min": "money += min(healthy, 3)", "max": "score += max(policy, 0)", "abs": "score += abs(policy) // 2"}
+_FUNCTION_EXAMPLES = {"min": "money += min(healthy, 3)", "max": "score += max(policy, 0)", "abs": "score += abs(policy) // 2",
+                      "roll": "let r = roll(6, rerolls 1)\nmoney += r"}
 _COUNTABLE_EXAMPLES = {"player": "score += count(player where dead > 3)",
                        "other player": "money += count(other player where mild > 2)",
                        "played": "score += count(played where stage == 2)"}

@@ -105,6 +105,9 @@ class Scenario:
     # content's, or the scenario's own `rules: unlock:`, and the file each was written in.
     unlock: dict[str, Checked] = field(default_factory=dict)
     unlock_files: dict[str, str] = field(default_factory=dict)
+    # The dice the cards roll, in order (`rolls:`), taken before the game's generator; where the list was written.
+    rolls: list[int] = field(default_factory=list)
+    rolls_span: Span | None = None
 
 
 class ContentSource:
@@ -209,6 +212,8 @@ class _Reader:
             expectations=self.expectations(),
             unlock=unlock,
             unlock_files=unlock_files,
+            rolls=[int(v) for v in self.data.get("rolls") or []],
+            rolls_span=self.loc.key_span(("rolls",)) if "rolls" in self.data else None,
         )
 
     # ---- rules, cards, players -------------------------------------------------------------

@@ -123,6 +123,7 @@ def run_scenario(scenario: Scenario, *, verbose: bool = False) -> Result:
                         combos=scenario.combos, log=log, verbose=verbose,
                         unlock=(scenario.unlock, scenario.unlock_files))
         set_table(game, table_of(scenario))
+        game.fixed_rolls = list(scenario.rolls)
     except Exception as err:
         result.failures.append(Failure(scenario.file, 1, 1, f"the table cannot be set up: {_error_text(err)}"))
         return result
@@ -140,6 +141,8 @@ def run_scenario(scenario: Scenario, *, verbose: bool = False) -> Result:
         left = chooser.unused()
         if left:
             result.failures.append(unused_answers(scenario, s, chooser.used, left))
+    if game.fixed_rolls:
+        result.failures.append(unused_rolls(scenario, game.fixed_rolls))
     for e in scenario.expectations:
         ok, want, got = check(game, e)
         if trace is not None:
@@ -157,6 +160,16 @@ def unused_answers(sc: Scenario, seat: int, used: int, left) -> Failure:
     return Failure(sc.file, left[0].span.line, left[0].span.col,
                    f"{SEATS[seat]}'s scripted answer{'s' if many else ''} {answers} {'were' if many else 'was'} never used:"
                    f" the game asked {SEATS[seat]} {asked}")
+
+
+def unused_rolls(sc: Scenario, left: list[int]) -> Failure:
+    used = len(sc.rolls) - len(left)
+    span = sc.rolls_span
+    many = len(left) > 1
+    rolled = f"only {used} di{'c' if used != 1 else ''}e" if used else "no die"
+    return Failure(sc.file, span.line if span else 1, span.col if span else 1,
+                   f"the scenario's roll{'s' if many else ''} {', '.join(map(str, left))} {'were' if many else 'was'} "
+                   f"never used: the cards rolled {rolled}")
 
 
 # ---- the table -------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ def scenario_schema() -> dict[str, Any]:
     schema = json.loads(text)
     top = registry.LIMITS["seed"].value    # the seed's range lives in the registry, like every other limit
     schema["properties"]["seed"].update(minimum=0, maximum=top, description=f"a whole number from 0 to {top:,}")
+    die = registry.MAX_DIE                 # a stated roll is a face of a die the language can roll
+    schema["properties"]["rolls"]["items"].update(maximum=die, description=f"a whole number from 1 to {die}")
     return schema
 
 
