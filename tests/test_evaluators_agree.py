@@ -54,6 +54,10 @@ def reach_content():
     return load_content(REACH)
 
 
+# The cards of reach_moments.yaml (and advisors/moments.yaml): counters' first values, ...
+MOMENTS_FIRED = {("remembrance", "on play"), ("remembrance", "on round end"), ("archivist", "on round end")}
+
+
 @pytest.mark.parametrize("block", range(2))
 def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
     """Cards using every newer construct (tests/fixtures/reach): the same games, effect for effect."""
@@ -73,6 +77,7 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
             ("baron", "on play"), ("news_team", "when play"), ("supply_crisis", "on resolve"),
             ("stipend", "on play"), ("stipend", "after"), ("patron", "on setup"), ("outbreak", "on play"),
             ("breach", "when reveal mild"), ("breach", "when death severe"), ("breach", "when cure")} <= fired
+    assert fired >= MOMENTS_FIRED
 
 
 def test_generated_code_uses_only_the_exported_runtime(reach_content):

@@ -22,7 +22,9 @@ agent measures such a card by a short lookahead instead (rulekit/agents/greedy.p
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rulekit.agents.snapshot import (
     _RANGES, Acc, AccOps, aggregate, as_event, as_seat, as_seat_value, back, block_work, cap, choice_kind,
@@ -418,11 +420,14 @@ class Unreadable:
 def unreadable(card) -> tuple[Unreadable, ...]:
     """What in the card's effect the reading cannot value from the text (UNREADABLE), first place of each."""
     program = card.effect
-    return unreadable_in(program) if program is not None else ()
+    return unreadable_in(program, getattr(card, "starts", ())) if program is not None else ()
 
 
-def unreadable_in(program: ast.Program) -> tuple[Unreadable, ...]:
+def unreadable_in(program: ast.Program, starts: Sequence[tuple[str, Any]] = ()) -> tuple[Unreadable, ...]:
+    """`starts`: the card's counters whose first value is an expression (name, its Checked)."""
     found: dict[str, Unreadable] = {}
+    for _, start in starts[:1]:
+        found["counter start"] = Unreadable(UNREADABLE["counter start"], start.condition.pos)
     for node in program.find_all((ast.VerbStmt, ast.CountOf)):
         assert isinstance(node, ast.VerbStmt | ast.CountOf)
         what = "next to" if node.near is not None else node.verb if isinstance(node, ast.VerbStmt) else None

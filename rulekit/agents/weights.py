@@ -56,7 +56,9 @@ SKIP = {"contagion": ("new_mild", "healthy"), "worsening": ("new_severe", "mild"
 UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares, depends on the board's layout, "
                       "which the reading does not look at)",
               "next to": "`next to` (which residents sit next to a kind, or to the trigger's cell, depends on the "
-                         "board's layout, which the reading does not look at)"}
+                         "board's layout, which the reading does not look at)",
+              "counter start": "a counter's first value worked out when the card enters play (`counters: {NAME: "
+                               "\"= EXPR\"}`), which the reading does not work out"}
 
 TRACKS = ("medical", "disease", "policy", "score", "economy", "money")
 TRACK_INDEX = {name: k for k, name in enumerate(TRACKS)}

@@ -273,6 +273,7 @@ class Ops(Handlers):
     def set_advisor(self, seat: int, card: Card) -> None:
         self.state.seats[seat].advisor = card
         self.state.seats[seat].advisor_counters = dict(card.counters)
+        self.start_counters(seat, card, None)
         self.cards_changed(seat)
         self.record("advisor", seat=seat, card=card.id)
 
@@ -381,6 +382,7 @@ class Ops(Handlers):
         if self.program.hears_play:
             self.fire(seat, "play", card)        # the card is not in play yet: only the others hear it
         entry = Entry(card, self.state.round)
+        self.start_counters(seat, card, entry)
         p.tableau.append(entry)
         p.played_ids.append(card.id)
         self.cards_changed(seat)
@@ -531,6 +533,19 @@ class Ops(Handlers):
             raise EffectError("this statement has no player to act on (an event needs `each player:` "
                               "or `player with …:` first)")
         return self.state.seats[owner].advisor_counters
+
+    def start_counters(self, seat: int, card: Card, entry: Entry | None) -> None:
+        """The counters whose first value is an expression (`counters: {NAME: "= EXPR"}`), worked out once, as
+        the card enters play (a policy as it goes into the tableau, before `on play`; an advisor as it is
+        dealt), for its owner, from the game as it is then; held within the number limit."""
+        starts = self.program.cards[card.id].starts
+        if not starts:
+            return
+        kept = entry.counters if entry is not None else self.state.seats[seat].advisor_counters
+        limit = registry.MAX_NUMBER
+        for name, fn in starts:
+            value = int(self.evaluate(fn, card, seat, entry))
+            kept[name] = -limit if value < -limit else limit if value > limit else value
 
     def set_counter(self, f: Frame, name: str, value: int) -> None:
         self.counters_of(f.entry, f.owner)[name] = value

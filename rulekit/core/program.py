@@ -80,6 +80,8 @@ class CompiledCard(Protocol):
     @property
     def modifiers(self) -> Sequence[tuple[str, Expression, int | None]]: ...      # (quantity, fn, floor)
     @property
+    def starts(self) -> Sequence[tuple[str, Expression]]: ...      # counters' first values: (name, fn)
+    @property
     def shields(self) -> tuple[str, ...]: ...
     @property
     def seals(self) -> tuple[str, ...]: ...

@@ -134,6 +134,8 @@ class R(StrEnum):
     PARAM_UNREAD = "RK247", WARNING, "a card's parameter (`params:`) its effect never reads", (CHECKS,)
     SELF_COMPARISON = "RK248", WARNING, "a value compared with itself: always true or always false", (EXPR_CHECKS,)
     NEXT_TO = "RK249", ERROR, "`next to` with a verb or a kind it cannot take", (EXPR_CHECKS, ITEM_CHECKS)
+    COUNTER_START = ("RK270", ERROR, "a counter's first value (`counters: {NAME: \"= EXPR\"}`) that reads a counter",
+                     (CHECKS,))
     # whole content folder (loader)
     DUPLICATE_ID = "RK301", ERROR, "duplicate card id", (CHECKS,)
     DUPLICATE_NAME = "RK302", ERROR, "duplicate card name within a kind", (CHECKS,)

@@ -1864,6 +1864,28 @@ DOCS: dict[R, Doc] = _docs(
               cure all mild next to it
         """),
     ),
+    _doc(
+        R.COUNTER_START,
+        """
+        Finds a counter whose first value (`counters: {NAME: "= EXPR"}`) reads a counter of the
+        card: its own or another one.
+        """,
+        """
+        The first value is worked out once, as the card enters play, from the game so far; at that
+        moment no counter has a value yet, so reading one would read nothing meant.
+        """,
+        _policy("""
+            on round end:
+              money += max(0, dead - seen)
+        """, extra='\n  counters: {seen: "= seen + dead"}'),
+        """
+        Work the first value out from the tracks, the board counts and the card's `params:`.
+        """,
+        _policy("""
+            on round end:
+              money += max(0, dead - seen)
+        """, extra='\n  counters: {seen: "= dead"}'),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,
