@@ -76,3 +76,44 @@ def test_a_counter_with_a_first_value_is_named_one_the_reading_cannot_value():
         why = [str(u) for u in E.unreadable(reach.lookup(cid))]
         assert len(why) == 1 and "counter's first value" in why[0], (cid, why)
         assert estgen.of(reach.lookup(cid)).unreadable == E.unreadable(reach.lookup(cid))
+
+
+# ---- who decides: the owner, unless `they choose:` ---------------------------------------------------------
+
+def effect_seen(src: str, kind: str = "policy") -> list[tuple[str, int, int, str, str | None]]:
+    from rulekit.language.checker import check_effect
+    from rulekit.language.parser import Origin, parse_effect_recovering
+
+    parsed = parse_effect_recovering(src, Origin("card.yaml", 1, 1, 0))
+    _, found = check_effect(parsed, kind, None, "card.yaml")
+    return [(d.code, d.line, d.col, d.message, d.hint) for d in [*parsed.diags, *found]]
+
+
+@pytest.mark.parametrize("src", [
+    "on play:\n  choose other player:\n    they choose:\n      cure 1 mild\n",
+    "on play:\n  each other player:\n    they choose:\n      choose n from 0 to 2\n      medical += n\n",
+    "on play:\n  player with most infected:\n    they choose:\n      kill up to 1 mild\n",
+])
+def test_they_choose_in_another_player_s_block_reads_clean(src):
+    assert effect_seen(src) == []
+
+
+def test_they_choose_outside_a_player_block_changes_nothing():
+    assert effect_seen("on play:\n  they choose:\n    cure 1 mild\n") == [(
+        R.THEY_CHOOSE, 2, 3, "`they choose:` changes nothing here: outside a player block the subject is the "
+        "card's owner, who makes the choices anyway",
+        "put it inside `choose other player:`, `each other player:` or `player with …:`")]
+
+
+def test_they_choose_in_an_event_changes_nothing():
+    (code, line, col, message, hint), = effect_seen(
+        "on resolve:\n  each player:\n    they choose:\n      cure 1 mild\n", kind="event")
+    assert (code, line, col) == (R.THEY_CHOOSE, 3, 5)
+    assert message == ("`they choose:` changes nothing in an event: an event has no owner, so each player already "
+                       "makes the choices in their own block")
+    assert hint == "remove `they choose:` and keep its block"
+
+
+def test_a_misspelt_they_is_named_by_the_parser():
+    (code, line, col, message, _), *_ = effect_seen("on play:\n  choose other player:\n    thy choose:\n      cure 1 mild\n")
+    assert (code, line, col, message) == (R.EFFECT_SYNTAX, 3, 5, "unknown word 'thy' — did you mean 'they'?")

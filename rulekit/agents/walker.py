@@ -190,6 +190,10 @@ class Walker(Visitor, walks=("statements", "expressions")):
         """Reached only when I was asked inside it (block() weighs the seats otherwise): mine."""
         return self.block(s.body, acc)
 
+    def s_TheyChoose(self, s: ast.TheyChoose, acc: Acc) -> Acc:
+        """Who makes the block's choices: the reading weighs the block as if its subject did (as it always has)."""
+        return self.block(s.body, acc)
+
     def s_Me(self, s: ast.Me, acc: Acc) -> Acc:
         return me_block(self.snap, AccOps, acc, self.body(s.body))
 

@@ -62,7 +62,7 @@ EFFECT_STEPS = registry.LIMITS["effect_steps"].value
 class Frame:
     """One run of a handler: its card, owner, tableau entry, `it`, and whether it prevented something."""
 
-    __slots__ = ("card", "entry", "from_other", "it", "owner", "prevented", "skip")
+    __slots__ = ("card", "entry", "from_other", "it", "owner", "prevented", "skip", "they")
 
     def __init__(self, card: Card, owner: int | None, entry: Entry | None = None, it: Any = None,
                  skip: frozenset[int] = frozenset()):
@@ -72,6 +72,8 @@ class Frame:
         self.it = it
         self.prevented = False
         self.skip = skip            # seats an event passes over (their `when event:` prevented it)
+        # Inside `they choose:`: the subject, not the owner, makes the choices on the board (Runtime.decider).
+        self.they = False
         # Effects of events and combos count as "other" for shields (docs/language.md, 'Shield').
         self.from_other = card is not None and card.kind in ("event", "combo")
 

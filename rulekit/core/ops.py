@@ -144,8 +144,9 @@ class Ops(Handlers):
             if board[j] == B.TILE:
                 frontier[owner[j]].add(j)
 
-    def reveal_some(self, seat: int, n: int, card: Card | None) -> int:
-        """Reveal n tiles of the seat's board, one at a time, each next to a revealed cell."""
+    def reveal_some(self, seat: int, n: int, card: Card | None, chooser: int | None = None) -> int:
+        """Reveal n tiles of the seat's board, one at a time, each next to a revealed cell; `chooser` (default the
+        seat) picks which."""
         done = 0
         for _ in range(n):
             cands = self.reveal_candidates(seat)
@@ -154,8 +155,8 @@ class Ops(Handlers):
             if len(cands) == 1:
                 i = cands[0]
             else:
-                c = self.effect_ask(seat, Ask.CELL, [CELLS[k] for k in cands], card=card,
-                                    text="reveal a tile next to a revealed cell")
+                c = self.effect_ask(seat if chooser is None else chooser, Ask.CELL, [CELLS[k] for k in cands],
+                                    card=card, text="reveal a tile next to a revealed cell")
                 i = c.row * B.SIZE + c.col
             self.reveal_cell(i)
             done += 1

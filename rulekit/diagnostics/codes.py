@@ -136,6 +136,7 @@ class R(StrEnum):
     NEXT_TO = "RK249", ERROR, "`next to` with a verb or a kind it cannot take", (EXPR_CHECKS, ITEM_CHECKS)
     COUNTER_START = ("RK270", ERROR, "a counter's first value (`counters: {NAME: \"= EXPR\"}`) that reads a counter",
                      (CHECKS,))
+    THEY_CHOOSE = "RK271", WARNING, "`they choose:` where it changes nothing", (ITEM_CHECKS,)
     # whole content folder (loader)
     DUPLICATE_ID = "RK301", ERROR, "duplicate card id", (CHECKS,)
     DUPLICATE_NAME = "RK302", ERROR, "duplicate card name within a kind", (CHECKS,)

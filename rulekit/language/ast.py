@@ -322,9 +322,17 @@ class Me(Node):
     body: tuple[Stmt, ...]
 
 
+@dataclass(frozen=True)
+class TheyChoose(Node):
+    """`they choose:` — inside another player's block, that player (the subject) makes the block's choices on
+    the board (which residents, how many, `choose NAME from`), which are otherwise the card's owner's."""
+
+    body: tuple[Stmt, ...]
+
+
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay
         | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent
-        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me)
+        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | TheyChoose)
 
 
 def bodies(s: Stmt) -> tuple[tuple[Stmt, ...], ...]:

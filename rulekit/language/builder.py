@@ -267,6 +267,9 @@ class AstBuilder(Transformer):
     def me_stmt(self, ch: list[Any]) -> ast.Me:
         return ast.Me(self.pos(ch[0], ch[-1]), ch[-1].body)
 
+    def they_choose_stmt(self, ch: list[Any]) -> ast.TheyChoose:
+        return ast.TheyChoose(self.pos(ch[0], ch[-1]), ch[-1].body)
+
     # -- expressions ------------------------------------------------------------------------------
     def _leaf(self, node: ast.Expr, t: Token) -> Span:
         return Span(node, t.line, t.column, t.end_line, t.end_column)    # type: ignore[arg-type]
