@@ -34,6 +34,9 @@ class Card:
     duration: str | int = "lasting"     # lasting | round | a number of rounds
     counters: tuple[tuple[str, int], ...] = ()   # numbers kept on the card while it is in play: (name, start)
     params: tuple[tuple[str, int], ...] = ()     # numbers the card names, read by its effect as constants (`params:`)
+    # counters whose first value is worked out when the card enters play (`counters: {NAME: "= EXPR"}`):
+    # (name, the expression as the checker passed it); their entry in `counters` holds 0 until then
+    starts: tuple[tuple[str, Checked], ...] = field(default=(), compare=False, repr=False)
     # The effect and `when:` as the checker passed them (language.checker.Checked): what the compiler takes.
     checked: Checked | None = field(default=None, compare=False, repr=False)
     switchable: bool = False

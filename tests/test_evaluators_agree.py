@@ -54,6 +54,11 @@ def reach_content():
     return load_content(REACH)
 
 
+# The cards of reach_moments.yaml (and advisors/moments.yaml): counters' first values, ...
+MOMENTS_FIRED = {("remembrance", "on play"), ("remembrance", "on round end"), ("archivist", "on round end"),
+                 ("cross_triage", "on play")}
+
+
 @pytest.mark.parametrize("block", range(2))
 def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
     """Cards using every newer construct (tests/fixtures/reach): the same games, effect for effect."""
@@ -86,6 +91,7 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
     assert {("field_clinic", "on play"), ("field_clinic", "when reveal mild"), ("resurrection", "on play"),
             ("resurrection", "on round end"), ("export", "on play"), ("export", "on round start")} <= fired
     assert {("dice_gamble", "roll"), ("dice_gamble", "reroll"), ("fever", "roll"), ("fever", "reroll")} <= chance
+    assert fired >= MOMENTS_FIRED
 
 
 def test_generated_code_uses_only_the_exported_runtime(reach_content):

@@ -562,6 +562,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         self.trigger = outer
         return [f"a = {body}(w, a)"]
 
+    def s_TheyChoose(self, s: ast.TheyChoose) -> list[str]:
+        return [f"a = {self.block(s.body)}(w, a)"]       # as Walker.s_TheyChoose
+
     def s_Me(self, s: ast.Me) -> list[str]:
         return [f"a = E.me_block(w, OPS, a, {self.block(s.body)})"]
 

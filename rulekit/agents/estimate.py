@@ -22,7 +22,9 @@ agent measures such a card by a short lookahead instead (rulekit/agents/greedy.p
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rulekit.agents.snapshot import (
     _RANGES, Acc, AccOps, aggregate, as_event, as_seat, as_seat_value, back, block_work, cap, choice_kind,
@@ -419,11 +421,14 @@ class Unreadable:
 def unreadable(card) -> tuple[Unreadable, ...]:
     """What in the card's effect the reading cannot value from the text (UNREADABLE), first place of each."""
     program = card.effect
-    return unreadable_in(program) if program is not None else ()
+    return unreadable_in(program, getattr(card, "starts", ())) if program is not None else ()
 
 
-def unreadable_in(program: ast.Program) -> tuple[Unreadable, ...]:
+def unreadable_in(program: ast.Program, starts: Sequence[tuple[str, Any]] = ()) -> tuple[Unreadable, ...]:
+    """`starts`: the card's counters whose first value is an expression (name, its Checked)."""
     found: dict[str, Unreadable] = {}
+    for _, start in starts[:1]:
+        found["counter start"] = Unreadable(UNREADABLE["counter start"], start.condition.pos)
     for h in program.handlers:
         if h.form != "on" and h.event.startswith("other ") and "others' moments" not in found:
             found["others' moments"] = Unreadable(UNREADABLE["others' moments"], h.pos)

@@ -204,6 +204,10 @@ class Walker(Visitor, walks=("statements", "expressions")):
         finally:
             self.trigger = outer
 
+    def s_TheyChoose(self, s: ast.TheyChoose, acc: Acc) -> Acc:
+        """Who makes the block's choices: the reading weighs the block as if its subject did (as it always has)."""
+        return self.block(s.body, acc)
+
     def s_Me(self, s: ast.Me, acc: Acc) -> Acc:
         return me_block(self.snap, AccOps, acc, self.body(s.body))
 

@@ -75,7 +75,9 @@ UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares,
               "residents": "`take`/`give` of residents (which resident goes, and where it lands on the other board, "
                            "depends on the boards' layout, which the reading does not look at)",
               "choose cell": "`choose cell` (which cell is worth choosing, and what its block then does to it and "
-                             "around it, depends on the board's layout, which the reading does not look at)"}
+                             "around it, depends on the board's layout, which the reading does not look at)",
+              "counter start": "a counter's first value worked out when the card enters play (`counters: {NAME: "
+                               "\"= EXPR\"}`), which the reading does not work out"}
 
 TRACKS = ("medical", "disease", "policy", "score", "economy", "money")
 TRACK_INDEX = {name: k for k, name in enumerate(TRACKS)}

@@ -23,7 +23,7 @@ from rulekit.content.yamlpos import Located, parse_bytes
 from rulekit.diagnostics import R
 from rulekit.diagnostics.codes import UNREADABLE
 from rulekit.language import ast
-from rulekit.language.checker import RESERVED, Checked, check_effect, check_expression
+from rulekit.language.checker import RESERVED, Checked, check_effect, check_expression, check_start
 from rulekit.language.diagnostics import Diagnostic
 from rulekit.language.parser import parse_effect_recovering, parse_expression
 
@@ -49,6 +49,8 @@ class Draft:
     when: ast.Expr | None = None
     checked: Checked | None = None          # the effect, as the checker passed it
     when_checked: Checked | None = None     # a combo's `when:`, as the checker passed it
+    # counters whose first value is an expression (`counters: {NAME: "= EXPR"}`), as the checker passed them
+    starts: tuple[tuple[str, Checked], ...] = ()
 
     @property
     def data(self) -> dict[str, Any]:
@@ -343,6 +345,7 @@ def _parse_program(run: Run, draft: Draft, text: str, refs, names,
     run.diags += parsed.diags
     counters = _counters(run, draft)
     params = _params(run, draft, counters)
+    draft.starts = _counter_starts(run, draft, counters, params, refs, names, unreadable)
     assert draft.kind is not None            # check_effects checks only cards of a kind
     draft.checked, found = check_effect(parsed, draft.kind, refs, draft.file, card_names=names,
                                         unreadable=unreadable, counters=counters, params=params)
@@ -360,7 +363,7 @@ def _bots_cannot_read(run: Run, draft: Draft, program: ast.Program) -> None:
         return
     from rulekit.agents.estimate import unreadable_in
 
-    found = unreadable_in(program)
+    found = unreadable_in(program, draft.starts)
     if not found:
         return
     then = ("in play they measure it by a short lookahead instead" if draft.kind == "policy"
@@ -387,6 +390,42 @@ def _counters(run: Run, draft: Draft) -> list[str]:
         else:
             names.append(name)
     return names
+
+
+def _counter_starts(run: Run, draft: Draft, counters: Sequence[str], params: Mapping[str, int], refs, names,
+                    unreadable: Mapping[str, Sequence[str]] | None) -> tuple[tuple[str, Checked], ...]:
+    """The counters whose first value is an expression (`counters: {start_dead: "= count(dead)"}`), each
+    parsed at its own place in the file and checked as a number read for the card's owner; reading a
+    counter there is RK270 (none has a value yet when the card enters play)."""
+    given = draft.data.get("counters")
+    if not isinstance(given, dict) or draft.kind is None:
+        return ()
+    out = []
+    for name, value in given.items():
+        if not isinstance(value, str) or name not in counters:
+            continue
+        origin = draft.loc.origin(("counters", name))
+        text = value.lstrip()
+        if text.startswith("="):
+            skipped = len(value) - len(text) + 1
+            text = text[1:]
+            origin = type(origin)(origin.file, origin.line, origin.col + skipped, origin.indent)
+        where = f"the first value of the counter '{name}'"
+        expr, found = parse_expression(text, origin)
+        run.diags += found
+        if expr is None:
+            continue
+        read = [n for n in (expr, *expr.find_all(ast.Name)) if isinstance(n, ast.Name) and n.name in counters]
+        for n in read:
+            run.report(R.COUNTER_START, f"{where} cannot read the counter '{n.name}': no counter has a value yet "
+                       "when the card enters play", draft.file, n.pos.line, n.pos.col,
+                       hint="work it out from the tracks, counts and `params:` instead", end=(n.pos.end_line, n.pos.end_col))
+        checked_start, found = check_start(expr, draft.file, refs, where, kind=draft.kind, counters=counters,
+                                           params=params, card_names=names, unreadable=unreadable)
+        run.diags += found
+        if checked_start is not None and not read:
+            out.append((name, checked_start))
+    return tuple(out)
 
 
 def _params(run: Run, draft: Draft, counters: Sequence[str]) -> dict[str, int]:
@@ -446,7 +485,8 @@ def _card(d: Draft) -> Card:
         copies=int(data.get("copies", _default_copies(d.kind, stage))),
         score=int(data.get("score", 0)),
         duration=data.get("duration", "lasting"),
-        counters=tuple((str(k), int(v)) for k, v in (data.get("counters") or {}).items()),
+        counters=tuple((str(k), v if isinstance(v, int) else 0) for k, v in (data.get("counters") or {}).items()),
+        starts=d.starts,
         params=tuple((str(k), int(v)) for k, v in (data.get("params") or {}).items()),
         checked=_checked(d),
         switchable=bool(data.get("switchable", False)),

@@ -68,7 +68,7 @@ EFFECT_STEPS = registry.LIMITS["effect_steps"].value
 class Frame:
     """One run of a handler: its card, owner, tableau entry, `it`, and whether it prevented something."""
 
-    __slots__ = ("card", "cause", "entry", "from_other", "it", "mover", "owner", "prevented", "skip")
+    __slots__ = ("card", "cause", "entry", "from_other", "it", "mover", "owner", "prevented", "skip", "they")
 
     def __init__(self, card: Card, owner: int | None, entry: Entry | None = None, it: Any = None,
                  skip: frozenset[int] = frozenset(), cause: tuple[Card, int | None] | None = None,
@@ -83,6 +83,8 @@ class Frame:
         # steps (`caused_by`, 5.37); and the player whose moment it is (`that player:` in `when other …`, 5.35).
         self.cause = cause
         self.mover = mover
+        # Inside `they choose:`: the subject, not the owner, makes the choices on the board (Runtime.decider).
+        self.they = False
         # Effects of events and combos count as "other" for shields (docs/language.md, 'Shield').
         self.from_other = card is not None and card.kind in ("event", "combo")
 

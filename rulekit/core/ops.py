@@ -145,8 +145,9 @@ class Ops(Chance):
             if board[j] == B.TILE:
                 frontier[owner[j]].add(j)
 
-    def reveal_some(self, seat: int, n: int, card: Card | None) -> int:
-        """Reveal n tiles of the seat's board, one at a time, each next to a revealed cell."""
+    def reveal_some(self, seat: int, n: int, card: Card | None, chooser: int | None = None) -> int:
+        """Reveal n tiles of the seat's board, one at a time, each next to a revealed cell; `chooser` (default the
+        seat) picks which."""
         done = 0
         for _ in range(n):
             cands = self.reveal_candidates(seat)
@@ -155,8 +156,8 @@ class Ops(Chance):
             if len(cands) == 1:
                 i = cands[0]
             else:
-                c = self.effect_ask(seat, Ask.CELL, [CELLS[k] for k in cands], card=card,
-                                    text="reveal a tile next to a revealed cell")
+                c = self.effect_ask(seat if chooser is None else chooser, Ask.CELL, [CELLS[k] for k in cands],
+                                    card=card, text="reveal a tile next to a revealed cell")
                 i = c.row * B.SIZE + c.col
             self.reveal_cell(i)
             done += 1
@@ -281,6 +282,7 @@ class Ops(Chance):
     def set_advisor(self, seat: int, card: Card) -> None:
         self.state.seats[seat].advisor = card
         self.state.seats[seat].advisor_counters = dict(card.counters)
+        self.start_counters(seat, card, None)
         self.cards_changed(seat)
         self.record("advisor", seat=seat, card=card.id)
 
@@ -389,6 +391,7 @@ class Ops(Chance):
         if self.program.hears_play:
             self.fire(seat, "play", card)        # the card is not in play yet: only the others hear it
         entry = Entry(card, self.state.round)
+        self.start_counters(seat, card, entry)
         p.tableau.append(entry)
         p.played_ids.append(card.id)
         self.cards_changed(seat)
@@ -539,6 +542,19 @@ class Ops(Chance):
             raise EffectError("this statement has no player to act on (an event needs `each player:` "
                               "or `player with …:` first)")
         return self.state.seats[owner].advisor_counters
+
+    def start_counters(self, seat: int, card: Card, entry: Entry | None) -> None:
+        """The counters whose first value is an expression (`counters: {NAME: "= EXPR"}`), worked out once, as
+        the card enters play (a policy as it goes into the tableau, before `on play`; an advisor as it is
+        dealt), for its owner, from the game as it is then; held within the number limit."""
+        starts = self.program.cards[card.id].starts
+        if not starts:
+            return
+        kept = entry.counters if entry is not None else self.state.seats[seat].advisor_counters
+        limit = registry.MAX_NUMBER
+        for name, fn in starts:
+            value = int(self.evaluate(fn, card, seat, entry))
+            kept[name] = -limit if value < -limit else limit if value > limit else value
 
     def set_counter(self, f: Frame, name: str, value: int) -> None:
         self.counters_of(f.entry, f.owner)[name] = value

@@ -81,6 +81,8 @@ class CompiledCard(Protocol):
     def modifiers(self) -> Sequence[tuple[str, Expression, int | None, Expression | None]]: ...
     # (quantity, fn, floor, while): `while` is the declaration's condition, None when it always holds
     @property
+    def starts(self) -> Sequence[tuple[str, Expression]]: ...      # counters' first values: (name, fn)
+    @property
     def shields(self) -> tuple[tuple[str, frozenset[str], Expression | None], ...]: ...   # (target, sources, while)
     @property
     def seals(self) -> tuple[tuple[str, str, Expression | None], ...]: ...     # (target, direction, while)

@@ -62,6 +62,7 @@ def set_table(game: Game, table: Table) -> None:
             game.take_from_deck(card)
             entry = Entry(card, table.round - 1)
             entry.spent = card.duration == "round"
+            game.start_counters(seat, card, entry)
             p.tableau.append(entry)
             p.played_ids.append(card.id)
         for name, value in s.tracks.items():

@@ -2049,6 +2049,54 @@ DOCS: dict[R, Doc] = _docs(
               disease -= roll(2)
         """),
     ),
+    _doc(
+        R.COUNTER_START,
+        """
+        Finds a counter whose first value (`counters: {NAME: "= EXPR"}`) reads a counter of the
+        card: its own or another one.
+        """,
+        """
+        The first value is worked out once, as the card enters play, from the game so far; at that
+        moment no counter has a value yet, so reading one would read nothing meant.
+        """,
+        _policy("""
+            on round end:
+              money += max(0, dead - seen)
+        """, extra='\n  counters: {seen: "= seen + dead"}'),
+        """
+        Work the first value out from the tracks, the board counts and the card's `params:`.
+        """,
+        _policy("""
+            on round end:
+              money += max(0, dead - seen)
+        """, extra='\n  counters: {seen: "= dead"}'),
+    ),
+    _doc(
+        R.THEY_CHOOSE,
+        """
+        Finds `they choose:` outside another player's block (where the subject is the card's owner),
+        or in an event (which has no owner: each player already chooses in their own block).
+        """,
+        """
+        `they choose:` hands the block's choices on the board from the card's owner to the block's
+        player; where the two are the same, or there is no owner, it changes nothing, and the
+        card probably meant it somewhere else.
+        """,
+        _policy("""
+            on play:
+              they choose:
+                cure 1 mild
+        """),
+        """
+        Put it inside the block of the player who should choose.
+        """,
+        _policy("""
+            on play:
+              choose other player:
+                they choose:
+                  cure 1 mild
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

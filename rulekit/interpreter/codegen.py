@@ -176,6 +176,10 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         self.emit(i, f"for {sub} in rt.players_with(f, {st.which!r}, {key}):", st.pos.line)
         self.player_block(st.body, i + 1, sub, st.pos.line)
 
+    def s_TheyChoose(self, st: ast.TheyChoose, i: int, s: str) -> None:
+        self.emit(i, "with rt.they_choose(f):", st.pos.line)
+        self.block(st.body, i + 1, s, st.pos.line)
+
     def s_Me(self, st: ast.Me, i: int, s: str) -> None:
         self.player_block(st.body, i, "O", st.pos.line)
 

@@ -43,6 +43,8 @@ class CompiledCard:
     limits: tuple[tuple[str, str, int, Expression | None], ...] = ()   # `floor|ceiling TRACK N`: (track, which, N, while)
     later: dict[str, Handler] = field(default_factory=dict)      # `after N rounds:` blocks by name
     code: codegen.CardCode | None = None                           # the generated module (compiled evaluator)
+    # counters whose first value is worked out when the card enters play: (name, (rt, seat, entry) -> number)
+    starts: tuple[tuple[str, Expression], ...] = ()
 
 
 def handler_key(h: ast.Handler) -> str:
@@ -104,9 +106,19 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
             out.skips += ((item.step, w),)
         elif isinstance(item, ast.Limit):
             out.limits += ((item.track, item.which, item.value, w),)
+    out.starts = tuple((name, _start(card, start, evaluator)) for name, start in card.starts)
     out.playable = bool(out.on or out.triggers or out.modifiers or out.shields or out.seals or out.skips
                         or out.limits) or not out.react
     return out
+
+
+def _start(card: Card, start: Checked, evaluator: str) -> Expression:
+    """A counter's first value as a function of (rt, seat, entry), by either evaluator."""
+    expr = start.condition
+    assert expr is not None, "a counter's first value is checked as an expression"
+    if evaluator == "compiled":
+        return codegen.generate(card, start, (), ()).functions["c"]
+    return reference.expression(expr, start, card, expr.pos.line or card.line)
 
 
 def afters(stmts_or_handlers: Iterable[ast.Handler | ast.Stmt]) -> list[ast.After]:

@@ -111,6 +111,10 @@ class Walk(Visitor, walks=("statements", "expressions")):
         for seat in self.rt.players_with(self.frame, st.which, lambda x: self.expr(st.expr, x)):
             self.players(st.body, seat)
 
+    def s_TheyChoose(self, st: ast.TheyChoose, s: int | None) -> None:
+        with self.rt.they_choose(self.frame):
+            self.block(st.body, s)
+
     def s_Me(self, st: ast.Me, s: int | None) -> None:
         self.players(st.body, self.owner)
 

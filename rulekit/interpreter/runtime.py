@@ -10,7 +10,8 @@ computes goes through `num`, every block through `tick`: the limits of registry.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from rulekit import registry
@@ -57,7 +58,7 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked",
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
             "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near",
-            "turn", "seat_player", "choose_cell", "it_as", "roll")
+            "turn", "seat_player", "choose_cell", "it_as", "roll", "they_choose")
 
 
 def num(v: int) -> int:
@@ -211,11 +212,29 @@ class Runtime:
         return False
 
     def choose(self, f: Frame, s: int | None, lo: int, hi: int) -> int:
-        seat = _who(s)
+        seat = self.decider(f, _who(s))
         if lo > hi:
             raise EffectError(f"choose from {lo} to {hi}: there is no number to choose")
         picked: int = self.g.effect_ask(seat, Ask.CHOOSE, range(lo, hi + 1), card=f.card, text=f"choose {lo}–{hi}")
         return picked
+
+    # ---- who decides ----------------------------------------------------------------------------------------
+    @staticmethod
+    def decider(f: Frame, seat: int) -> int:
+        """Who makes a choice on the subject's board (which residents, how many, `choose NAME from`): the card's
+        owner, also inside another player's block, unless the card says `they choose:`; an event's subject (it
+        has no owner). Choices of a player's own things (`may`, paying, cards from their hand) stay theirs."""
+        owner = f.owner
+        return seat if owner is None or f.they else owner
+
+    @contextmanager
+    def they_choose(self, f: Frame) -> Iterator[None]:
+        """`they choose:` — the block's choices are its subject's."""
+        outer, f.they = f.they, True
+        try:
+            yield
+        finally:
+            f.they = outer
 
     # ---- the board ----------------------------------------------------------------------------------------
     def _amount(self, f: Frame, s: int, mode: str, n: int | None, available: int, what: str) -> int:
@@ -245,10 +264,11 @@ class Runtime:
         cells = self._takeable(seat, kind)
         if near is not None:
             cells = self._next_to(f, cells, near)
-        x = self._amount(f, seat, mode, n, len(cells), kind)
+        who = self.decider(f, seat)
+        x = self._amount(f, who, mode, n, len(cells), kind)
         if x <= 0:
             return 0
-        chosen = g.pick_cells(seat, cells, x, f"{verb} {kind}", card=f.card)
+        chosen = g.pick_cells(who, cells, x, f"{verb} {kind}", card=f.card)
         target, takes = VERB_TARGET[verb], VERB_FROM[verb]
         return sum(1 for i in chosen if g.board_verb(f, verb, i, target, takes))
 
@@ -290,8 +310,9 @@ class Runtime:
 
     def reveal(self, f: Frame, s: int | None, mode: str, n: int | None) -> int:
         seat = _who(s)
-        x = self._amount(f, seat, mode, n, self.st.seats[seat].counts[B.TILE], "tiles")
-        return self.g.reveal_some(seat, x, f.card)
+        who = self.decider(f, seat)
+        x = self._amount(f, who, mode, n, self.st.seats[seat].counts[B.TILE], "tiles")
+        return self.g.reveal_some(seat, x, f.card, who)
 
     def arrange(self, f: Frame, s: int | None, n: int) -> int:
         """The planner: see the fronts of n random tiles of mine, place them, shuffle the rest."""
@@ -416,15 +437,16 @@ class Runtime:
         cells = self._takeable(seat, kind)
         if not g.cells(seat, (B.EMPTY,)):
             return 0
-        x = self._amount(f, seat, mode, n, len(cells), kind)
+        who = self.decider(f, seat)
+        x = self._amount(f, who, mode, n, len(cells), kind)
         moved_to: list[int] = []
         for _ in range(x):
             left = [i for i in self._takeable(seat, kind) if i not in moved_to]
             empties = g.cells(seat, (B.EMPTY,))
             if not left or not empties:
                 break
-            a = self._pick(f, seat, left, f"move which {kind}?")
-            b = self._pick(f, seat, empties, "move it to which empty cell?")
+            a = self._pick(f, who, left, f"move which {kind}?")
+            b = self._pick(f, who, empties, "move it to which empty cell?")
             g.move_resident(a, b, f.card.id)
             moved_to.append(b)
         return len(moved_to)

@@ -363,9 +363,17 @@ class SeatPlayer(Node):
     form: str               # 'ring' (`player WORD me:`) | 'first' (`WORD player:`), as written
 
 
+@dataclass(frozen=True)
+class TheyChoose(Node):
+    """`they choose:` — inside another player's block, that player (the subject) makes the block's choices on
+    the board (which residents, how many, `choose NAME from`), which are otherwise the card's owner's."""
+
+    body: tuple[Stmt, ...]
+
+
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay
         | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent
-        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | SeatPlayer | ChooseCell)
+        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | SeatPlayer | ChooseCell | TheyChoose)
 
 
 def bodies(s: Stmt) -> tuple[tuple[Stmt, ...], ...]:

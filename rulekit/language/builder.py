@@ -328,6 +328,9 @@ class AstBuilder(Transformer):
         which, _, _colon, body = ch               # `first player:`
         return ast.SeatPlayer(self.pos(which, body), str(which.value), body.body, self.tok(which), "first")
 
+    def they_choose_stmt(self, ch: list[Any]) -> ast.TheyChoose:
+        return ast.TheyChoose(self.pos(ch[0], ch[-1]), ch[-1].body)
+
     # -- expressions ------------------------------------------------------------------------------
     def _leaf(self, node: ast.Expr, t: Token) -> Span:
         return Span(node, t.line, t.column, t.end_line, t.end_column)    # type: ignore[arg-type]

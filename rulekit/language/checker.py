@@ -111,6 +111,24 @@ def check_expression(expr: ast.Expr, file: str, card_ref_exists: RefExists | Non
     return (checked(checker, None, expr) if ok else None), found
 
 
+def check_start(expr: ast.Expr, file: str, card_ref_exists: RefExists | None, where: str, *, kind: str,
+                counters: Collection[str] = (), params: Mapping[str, int] | None = None,
+                card_names: Mapping[str, Sequence[str]] | None = None,
+                unreadable: Mapping[str, Sequence[str]] | None = None) -> tuple[Checked | None, list[Diagnostic]]:
+    """A counter's first value (`counters: {NAME: "= EXPR"}`), worked out when the card enters play: a number,
+    read with the card's owner as the subject; it may read the card's `params:` (a counter it reads, which has
+    no value yet, is the content check's RK270). Checked (with the expression as its condition) when it has
+    no error, and every diagnostic."""
+    checker = Checker(kind, file, card_ref_exists, card_names, unreadable=unreadable, counters=counters,
+                      params=params)
+    checker.res = resolve_expression(expr, counters=counters, params=params)
+    checker.number(expr, where)
+    checker.effect_steps(expr.pos)
+    found = sorted(checker.diags, key=Diagnostic.sort_key)
+    ok = not any(d.severity == "error" for d in found)
+    return (checked(checker, None, expr) if ok else None), found
+
+
 def check_condition(expr: ast.Expr, file: str, card_ref_exists: RefExists | None, where: str, *,
                     kind: str = "combo", card_names: Mapping[str, Sequence[str]] | None = None,
                     unreadable: Mapping[str, Sequence[str]] | None = None) -> list[Diagnostic]:

@@ -268,7 +268,7 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         """A statement; the values of names it changes in its blocks follow the paths it can take."""
         self.steps += 1
         changed = self.changed(ast.bodies(s))
-        if not changed or isinstance(s, (ast.If, ast.Me)):
+        if not changed or isinstance(s, (ast.If, ast.Me, ast.TheyChoose)):
             super().stmt(s)             # an `if` joins its branches itself; `me:` runs its block once
             return
         before = self.values_of(changed)
@@ -456,6 +456,18 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         outer, self.subject = self.subject, True
         self.player_block(s.body)
         self.subject = outer
+
+    def s_TheyChoose(self, s: ast.TheyChoose) -> None:
+        """`they choose:` — only inside another player's block of a card with an owner does it change who decides."""
+        if self.kind == "event":
+            self.report(R.THEY_CHOOSE, s.pos, "`they choose:` changes nothing in an event: an event has no owner, "
+                        "so each player already makes the choices in their own block",
+                        hint="remove `they choose:` and keep its block")
+        elif not self.players:
+            self.report(R.THEY_CHOOSE, s.pos, "`they choose:` changes nothing here: outside a player block the "
+                        "subject is the card's owner, who makes the choices anyway",
+                        hint="put it inside `choose other player:`, `each other player:` or `player with …:`")
+        self.block(s.body)
 
     def s_ChoosePlayer(self, s: ast.ChoosePlayer) -> None:
         self.needs_subject(s, "`choose player`")

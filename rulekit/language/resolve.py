@@ -260,10 +260,10 @@ class _Resolver(Visitor, walks=("statements", "expressions", "declarations")):
 
     s_MayPay = s_MayDiscard = amount_and_body
 
-    def body_only(self, s: ast.May | ast.Me | ast.SeatPlayer) -> None:
+    def body_only(self, s: ast.May | ast.Me | ast.SeatPlayer | ast.TheyChoose) -> None:
         self.block(s.body)
 
-    s_May = s_Me = s_SeatPlayer = body_only
+    s_May = s_Me = s_SeatPlayer = s_TheyChoose = body_only
 
     def s_Spend(self, s: ast.Spend) -> None:
         self.expr(s.amount)
