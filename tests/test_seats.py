@@ -222,3 +222,11 @@ def test_the_compiled_calls_of_the_predicates():
     for call in ("rt.has_advisor(S0, '医')", "rt.in_tableau(S0, 'respirator')", "rt.switched_off(S0, '呼吸机')",
                  "rt.tableau_cards(S0)", "rt.caused_by(f, 'mine', False)", "rt.caused_by(f, '暴发', True)"):
         assert call in code.source, call
+
+
+def test_a_misspelt_tableau_count_is_named_with_its_guess_and_every_countable_word():
+    (code, row, col, message, hint), *_ = seen("on play:\n  money += count(tablau where stage == 1)\n")
+    assert (code, row, col) == (R.UNKNOWN_COUNT, 2, 18)
+    assert message == "unknown thing to count 'tablau' — did you mean 'tableau' (已实施区)?"
+    assert hint == ("write count(player where …), count(other player where …), count(played where …) or "
+                    "count(tableau where …)")

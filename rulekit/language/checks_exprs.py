@@ -240,7 +240,8 @@ class ExprChecks(Visitor, walks=("expressions",)):
         if e.what not in registry.COUNTABLE:
             msg, _ = unknown_word(e.what, registry.COUNTABLE, "thing to count")
             self.report(R.UNKNOWN_COUNT, e.what_pos, msg,
-                        hint="write count(player where …), count(other player where …) or count(played where …)")
+                        hint="write count(player where …), count(other player where …), count(played where …) or "
+                             "count(tableau where …)")
         if e.what in ("other player", "played", "tableau") and not self.subject:
             self.report(R.NO_PLAYER, e.pos, f"count({e.what} …) is about a player, but an event has no player here",
                         hint="use it inside `each player:` or `player with …:`")
@@ -337,7 +338,8 @@ class ExprChecks(Visitor, walks=("expressions",)):
         if kind == rs.CARD:
             if not self.card_values:
                 self.report(R.CARD_VALUE_OUTSIDE_COUNT, e.pos, f"'{e.name}' is a card's {e.name}, read only inside "
-                            "`count(played where …)`", hint=f"write `count(played where {e.name} == 2)`")
+                            "`count(played where …)` or `count(tableau where …)`",
+                            hint=f"write `count(played where {e.name} == 2)`")
             return NUM
         if kind in (rs.PARAM, rs.COUNTER):
             return NUM
