@@ -253,6 +253,20 @@ PREDICATES: dict[str, Predicate] = _index(
     Predicate("event", "当前事件", "the current event (outside the event phase: the last one drawn)", "event"),
     Predicate("happened", "已发生", "the event is the current one or in the history", "event"),
     Predicate("unlocked", "已解锁", "the subject has unlocked stage K", "number"),
+    Predicate("advisor", "顾问是", "the subject's advisor is this one (its name or id)", "advisor"),
+    Predicate("tableau", "已实施区有", "the policy is in the subject's tableau, switched on or off", "card"),
+    Predicate("switched_off", "已关闭", "the policy is in the subject's tableau and switched off", "card"),
+    Predicate("caused_by", "起因", "in a trigger: what made the moment happen is this card (its name or id), or a cause: "
+                                 "event, combo, mine, others, card", "cause"),
+)
+# `caused_by(WORD)` (5.37): the kinds of cause a trigger's moment may have. A moment the game's own steps made
+# (treatment, the spread, discovery, an action, the auction) has no cause: every one of these is false.
+CAUSES: dict[str, Word] = _index(
+    Word("event", "事件", "an event: its `on resolve`, or the event `when event` hears"),
+    Word("combo", "连击", "a combo's `on resolve`"),
+    Word("mine", "我的牌", "a card of the card owner's: their advisor or a policy of theirs"),
+    Word("others", "别人的牌", "another player's card: their advisor or a policy of theirs"),
+    Word("card", "任何牌", "any card at all (not the game's own steps)"),
 )
 
 # Aggregates: read their expression for every player still in.
@@ -265,6 +279,8 @@ COUNTABLE: dict[str, Word] = _index(
     Word("player", "玩家", "count(player where COND): players still in for whom COND holds"),
     Word("other player", "其他玩家", "count(other player where COND): the same, without the subject"),
     Word("played", "已打出", "count(played where COND): the subject's played cards (not switched off) for which COND holds"),
+    Word("tableau", "已实施区", "count(tableau where COND): the subject's cards in the tableau, switched on or off, for which "
+                               "COND holds"),
 )
 # What `count(played where …)` can read of each card.
 CARD_VALUES: dict[str, Word] = _index(

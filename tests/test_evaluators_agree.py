@@ -85,7 +85,8 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
             ("stipend", "on play"), ("stipend", "after"), ("patron", "on setup"), ("outbreak", "on play"),
             ("breach", "when reveal mild"), ("breach", "when death severe"), ("breach", "when cure"),
             ("round_table", "on play"), ("bystander", "when other unsold"), ("bystander", "when other cure"),
-            ("bystander", "when other play"), ("bystander", "once when other play")} <= fired
+            ("bystander", "when other play"), ("bystander", "once when other play"), ("inquest", "on play"),
+            ("inquest", "when cure")} <= fired
     assert {("safety_net", "held policy"), ("safety_net", "held disease"), ("boom_years", "modifier")} <= fired
     # cells2 (tests/fixtures/reach/policies/reach_cells2.yaml)
     assert {("field_clinic", "on play"), ("field_clinic", "when reveal mild"), ("resurrection", "on play"),

@@ -278,3 +278,16 @@ def test_a_card_hearing_other_players_moments_is_named_one_the_reading_cannot_va
     why = [str(u) for u in E.unreadable(reach.lookup("bystander"))]
     assert len(why) == 1 and why[0].startswith("another player's moment"), why
     assert estgen.of(reach.lookup("bystander")).unreadable == E.unreadable(reach.lookup("bystander"))
+
+
+def test_a_card_asking_what_caused_a_moment_is_named_one_the_reading_cannot_value():
+    """`caused_by` is the game's (which card, whose, an event): the card is measured by the lookahead (RK244); its
+    `advisor(…)`, `tableau(…)` and `switched_off(…)` the reading values from the player's own table."""
+    from pathlib import Path
+
+    from rulekit.content.loader import load_content
+
+    reach = load_content(Path(__file__).parent / "fixtures" / "reach")
+    why = [str(u) for u in E.unreadable(reach.lookup("inquest"))]
+    assert len(why) == 1 and why[0].startswith("`caused_by`"), why
+    assert estgen.of(reach.lookup("inquest")).unreadable == E.unreadable(reach.lookup("inquest"))

@@ -139,3 +139,94 @@ def test_a_content_without_other_triggers_listens_for_none():
     assert Program(load_content(CONTENT), {}, "compiled").hears_other == frozenset()
     reach = Program(load_content(ROOT / "tests" / "fixtures" / "reach"), {}, "compiled")
     assert reach.hears_other == {"unsold", "cure", "play"}
+
+
+# ---- 5.36 / 5.37 predicates -----------------------------------------------------------------------------------------
+from tests.test_loader import errors, write  # noqa: E402
+
+ADVISOR = "- id: epidemiologist\n  name: 疾病专家\n  effect: |\n    on setup:\n      medical += 2\n"
+
+
+def _policy(effect: str) -> str:
+    body = "".join("    " + line + "\n" for line in effect.splitlines())
+    return f"- id: probe\n  name: 探针\n  stage: 1\n  price: 1\n  effect: |\n{body}"
+
+
+def test_the_predicates_read_clean():
+    src = ('on play:\n  if advisor("疾病专家") and tableau("x") and not switched_off("y"):\n'
+           '    money += count(tableau where stage == 1)\n')
+    assert seen(src) == []
+    for cause in registry.CAUSES:
+        assert seen(f"when cure:\n  if caused_by({cause}):\n    money += 1\n") == []
+
+
+def test_a_misspelt_advisor_gets_its_did_you_mean_against_the_content(tmp_path):
+    write(tmp_path, {"advisors/a.yaml": ADVISOR,
+                     "policies/p.yaml": _policy('on play:\n  if advisor("疾病专象"):\n    money += 1')})
+    [d] = errors(tmp_path)
+    assert (d.code, d.line, d.col) == (R.UNKNOWN_CARD, 7, 18)
+    assert d.message == "there is no advisor '疾病专象' — did you mean '疾病专家'?"
+
+
+def test_an_advisor_asked_of_a_policy_is_named_for_what_it_is(tmp_path):
+    write(tmp_path, {"advisors/a.yaml": ADVISOR,
+                     "policies/p.yaml": _policy('on play:\n  if advisor("探针"):\n    money += 1')})
+    [d] = errors(tmp_path)
+    assert d.message == "advisor() takes an advisor, but '探针' is a policy"
+
+
+def test_caused_by_a_card_the_content_lacks_gets_a_did_you_mean(tmp_path):
+    write(tmp_path, {"advisors/a.yaml": ADVISOR,
+                     "policies/p.yaml": _policy('when cure:\n  if caused_by("疾病专"):\n    money += 1')})
+    [d] = errors(tmp_path)
+    assert (d.code, d.line, d.col) == (R.UNKNOWN_CARD, 7, 20)
+    assert d.message == "there is no card '疾病专' — did you mean '疾病专家'?"
+
+
+@pytest.mark.parametrize("src, row, col, message, hint", [
+    ("when cure:\n  if caused_by(evnt):\n    money += 1\n", 2, 16, "unknown cause 'evnt' — did you mean 'event' (事件)?",
+     'causes: event, combo, mine, others, card; or a card\'s name in quotes: caused_by("卡名")'),
+    ("on play:\n  if caused_by(event):\n    money += 1\n", 2, 6,
+     "caused_by() asks what made a trigger's moment happen, and this is no trigger's handler",
+     "use it under `when …`, `once when …` or `react …` (a trigger such as `cure`)"),
+    ("when cure:\n  after 1 rounds:\n    if caused_by(mine):\n      money += 1\n", 3, 8,
+     "caused_by() inside `after` comes rounds later, when the moment is over",
+     "note it in the handler: `let by_event = caused_by(event)`"),
+    ("when cure:\n  if caused_by(1):\n    money += 1\n", 2, 16,
+     "caused_by() takes a cause (event, combo, mine, others, card) or a card's name in quotes",
+     'write caused_by(event) or caused_by("卡名")'),
+])
+def test_caused_by_written_wrong_is_rk262(src, row, col, message, hint):
+    assert seen(src) == [(R.CAUSE, row, col, message, hint)]
+
+
+def test_a_word_that_is_no_cause_gets_no_guess():
+    (code, _, _, message, _), = seen("when cure:\n  if caused_by(weather):\n    money += 1\n")
+    assert code == R.CAUSE and message == "unknown cause 'weather': the language has no such word"
+
+
+def test_the_player_predicates_need_a_player():
+    (code, _, _, message, _), = seen('on resolve:\n  each player:\n    money += 1\n  if tableau("x"):\n    round_x = 1\n',
+                                     "event")[:1]
+    assert code == R.NO_PLAYER and message == "tableau() asks about a player, but an event has no player here"
+
+
+def test_the_compiled_calls_of_the_predicates():
+    from rulekit.content.loader import load_content
+    from rulekit.interpreter.program import compile_card
+    from tests.conftest import ROOT
+
+    reach = load_content(ROOT / "tests" / "fixtures" / "reach")
+    code = compile_card(reach.lookup("inquest"), "compiled").code
+    assert code is not None
+    for call in ("rt.has_advisor(S0, '医')", "rt.in_tableau(S0, 'respirator')", "rt.switched_off(S0, '呼吸机')",
+                 "rt.tableau_cards(S0)", "rt.caused_by(f, 'mine', False)", "rt.caused_by(f, '暴发', True)"):
+        assert call in code.source, call
+
+
+def test_a_misspelt_tableau_count_is_named_with_its_guess_and_every_countable_word():
+    (code, row, col, message, hint), *_ = seen("on play:\n  money += count(tablau where stage == 1)\n")
+    assert (code, row, col) == (R.UNKNOWN_COUNT, 2, 18)
+    assert message == "unknown thing to count 'tablau' — did you mean 'tableau' (已实施区)?"
+    assert hint == ("write count(player where …), count(other player where …), count(played where …) or "
+                    "count(tableau where …)")

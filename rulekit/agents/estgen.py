@@ -60,8 +60,15 @@ def _compare(op, a, b):
     return float(E.compare(op, a, b))
 
 
-def _played(w, ref):
-    return float(any(ref in (x.card.id, x.card.name) and x.on for x in w.obs.tableau(w.seat)))
+def _played(w, ref, f="played"):
+    """played / tableau / switched_off (Walker.call): a card of the subject's tableau, on, either, or off."""
+    return float(any(ref in (x.card.id, x.card.name) and (f == "tableau" or x.on == (f == "played"))
+                     for x in w.obs.tableau(w.seat)))
+
+
+def _advisor(w, ref):
+    mine = w.obs.advisor(w.seat)
+    return float(mine is not None and ref in (mine.id, mine.name))
 
 
 def _roll(w, sides, rerolled: bool):
@@ -343,7 +350,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         ns = {"ERRORS": ERRORS, "UNB": UNBOUND, "WORK": E.WORK, "_cap": E.cap,
               "ENV": [UNBOUND] * (len(self.slots) - self.counters), "CID": card.id, "CTRS": card.counters,
               "DUR": card.duration, "worth": worth, "worth_at": worth_at, "harm": harm, "OPS": ListOps,
-              "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played,
+              "_truth": E.truth, "_num": _num, "_bor": _bor, "_compare": _compare, "_played": _played, "_advisor": _advisor,
               "_missing": _missing, "_roll": _roll, "_no_count": _no_count, "_mix": _mix, "_branch": _branch, "DRAW": E.DRAW,
               "E": E, "policy_utility": E.policy_utility}    # not the card: the cache must not keep it alive
         exec(compile(source, f"<rulekit estimate {card.id}>", "exec"), ns)
@@ -822,7 +829,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         return repr(E.IT_STATE.get(self.trigger or "")), False
 
     def e_CountOf(self, e: ast.CountOf) -> tuple[str, bool]:
-        if e.what == "played":
+        if e.what in ("played", "tableau"):
             where = "None"
             if e.where is not None:
                 where = self.fresh("c")
@@ -830,7 +837,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
                 code = self.value(e.where)
                 self.card_mode = outer
                 self.out.append(f"def {where}(w, a, cv):\n    return {code}\n")
-            return f"E.count_played(w, a, {where})", True
+            return f"E.count_played(w, a, {where}, {e.what == 'tableau'!r})", True
         return f"E.count_players(w, OPS, a, {e.what == 'other player'!r}, {self.condition(e.where)})", True
 
     def call(self, e: ast.Call) -> str:
@@ -847,8 +854,10 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         if f == "happened":
             ref = self.value(e.args[0]) if e.args else "_missing()"
             return f"(1.0 if w.ev is not None and {ref} in (w.ev.id, w.ev.name) else {E.CHANCE['happened']!r})"
-        if f == "played":
-            return f"_played(w, {self.value(e.args[0])})" if e.args else "_missing()"
+        if f in ("played", "tableau", "switched_off"):
+            return f"_played(w, {self.value(e.args[0])}, {f!r})" if e.args else "_missing()"
+        if f == "advisor":
+            return f"_advisor(w, {self.value(e.args[0])})" if e.args else "_missing()"
         if f == "unlocked":
             return f"float(w.unlocked >= {self.num(e.args[0])})" if e.args else "_missing()"
         if f in ("highest", "lowest"):

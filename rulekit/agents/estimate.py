@@ -432,7 +432,12 @@ def unreadable_in(program: ast.Program, starts: Sequence[tuple[str, Any]] = ()) 
     for h in program.handlers:
         if h.form != "on" and h.event.startswith("other ") and "others' moments" not in found:
             found["others' moments"] = Unreadable(UNREADABLE["others' moments"], h.pos)
-    for node in program.find_all((ast.VerbStmt, ast.CountOf, ast.SeatPlayer, ast.Name, ast.ChooseCell, ast.Transfer)):
+    for node in program.find_all((ast.VerbStmt, ast.CountOf, ast.SeatPlayer, ast.Name, ast.ChooseCell, ast.Transfer,
+                                   ast.Call)):
+        if isinstance(node, ast.Call):
+            if node.func == "caused_by" and "cause" not in found:
+                found["cause"] = Unreadable(UNREADABLE["cause"], node.pos)
+            continue
         if isinstance(node, ast.SeatPlayer) and node.which == "that":
             continue            # inside `when other …`, named above
         if isinstance(node, ast.SeatPlayer) or (isinstance(node, ast.Name) and node.name == "turn"):

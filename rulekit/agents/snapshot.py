@@ -418,12 +418,12 @@ def aggregate(snap: Snapshot, ops: Ops, acc, highest: bool, key: Run):
     return max(values) if highest else min(values)
 
 
-def count_played(snap: Snapshot, acc, where: Callable | None) -> float:
-    """`count(played where COND)`: the subject's played cards that are on, COND read with each card's
-    (stage, first price)."""
+def count_played(snap: Snapshot, acc, where: Callable | None, every: bool = False) -> float:
+    """`count(played where COND)`: the subject's played cards that are on (`count(tableau …)`, every: switched
+    off too), COND read with each card's (stage, first price)."""
     total = 0.0
     for e in snap.obs.tableau(snap.seat):
-        if e.on:
+        if e.on or every:
             card = e.card
             total += truth(where(snap, acc, (card.stage, card.price[0] if card.price else 0))) \
                 if where is not None else 1.0

@@ -439,9 +439,9 @@ class Walker(Visitor, walks=("statements", "expressions")):
         return IT_STATE.get(self.trigger or "")
 
     def e_CountOf(self, e: ast.CountOf, acc: Acc):
-        if e.what == "played":
+        if e.what in ("played", "tableau"):
             where = None if e.where is None else self.card_condition(e.where)
-            return count_played(self.snap, acc, where)
+            return count_played(self.snap, acc, where, e.what == "tableau")
         return count_players(self.snap, AccOps, acc, e.what == "other player", self.cond(e.where))
 
     def card_condition(self, e) -> Callable:
@@ -509,9 +509,13 @@ class Walker(Visitor, walks=("statements", "expressions")):
             if ev is not None and self.value(e.args[0], acc) in (ev.id, ev.name):
                 return 1.0
             return CHANCE["happened"]
-        if f == "played":
+        if f in ("played", "tableau", "switched_off"):
             ref = self.value(e.args[0], acc)
-            return float(any(ref in (x.card.id, x.card.name) and x.on for x in snap.obs.tableau(snap.seat)))
+            return float(any(ref in (x.card.id, x.card.name) and (f == "tableau" or x.on == (f == "played"))
+                             for x in snap.obs.tableau(snap.seat)))
+        if f == "advisor":
+            ref, mine = self.value(e.args[0], acc), snap.obs.advisor(snap.seat)
+            return float(mine is not None and ref in (mine.id, mine.name))
         if f == "unlocked":
             return float(snap.unlocked >= self.num(e.args[0], acc))
         if f in ("highest", "lowest"):

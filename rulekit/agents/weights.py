@@ -70,6 +70,8 @@ UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares,
               "others' moments": "another player's moment (`when other …`: how often the others' offers go unsold, "
                                  "their residents are cured or their cards played is theirs, which the reading does "
                                  "not follow)",
+              "cause": "`caused_by` (what made a moment happen, an event, a combo or whose card, is the game's, "
+                       "which the reading does not follow)",
               "turn order": "turn order (`player after me:`, `first player:`, `turn`: who sits where this round "
                             "depends on the round and on who is out, which the reading does not follow)",
               "residents": "`take`/`give` of residents (which resident goes, and where it lands on the other board, "

@@ -92,7 +92,7 @@ class Frame:
 class Tables:
     """A seat's cards in play, indexed once per change of its tableau or advisor (not per question)."""
 
-    __slots__ = ("_fired", "limits", "modifiers", "names", "on", "played", "seal_in", "seal_out", "sealed",
+    __slots__ = ("_fired", "kept", "limits", "modifiers", "names", "off", "on", "played", "seal_in", "seal_out", "sealed",
                  "sealed_out", "shields", "shields_while", "skips", "skips_while", "triggers")
 
     def __init__(self, program: Program, seat_state: SeatState) -> None:
@@ -154,6 +154,9 @@ class Tables:
         self.names = frozenset(e.card.name for e in seat_state.tableau)   # one card per name, all entries
         # What `played("…")` finds: the ids and names of tableau cards not switched off.
         self.played = frozenset(x for e in seat_state.tableau if e.on for x in (e.card.id, e.card.name))
+        # `tableau("…")` and `switched_off("…")` (5.36): every tableau card, and those switched off.
+        self.kept = frozenset(x for e in seat_state.tableau for x in (e.card.id, e.card.name))
+        self.off = frozenset(x for e in seat_state.tableau if not e.on for x in (e.card.id, e.card.name))
 
     def fired(self, words: tuple[str, ...]) -> tuple:
         """The handlers a trigger runs: card by card in handler order, each card's words in order."""
@@ -193,7 +196,8 @@ class Handlers:
         def in_order(self) -> tuple[int, ...]: ...
         def active_players(self) -> tuple[int, ...]: ...
         def can_play(self, seat: int, card: Card, reaction: bool = False) -> str | None: ...
-        def react_with(self, seat: int, ref: str, trigger: str, it: Any) -> bool: ...
+        def react_with(self, seat: int, ref: str, trigger: str, it: Any,
+                       cause: tuple[Card, int | None] | None = None) -> bool: ...
 
     def record(self, kind: str, **data: Any) -> None:
         if self.log is not None:
@@ -431,7 +435,7 @@ class Handlers:
                                          cause=cause, mover=seat)
                 if frame.prevented:
                     return True
-        if p.hand and self.program.reactive and self.offer_reactions(seat, words, it, holds):
+        if p.hand and self.program.reactive and self.offer_reactions(seat, words, it, holds, cause):
             return True
         if word in self.program.hears_other:
             self.fire_others(seat, word, it, holds, cause)
@@ -472,7 +476,8 @@ class Handlers:
                 self.run_handler(fn, card, s, entry, it, how=("once when " if once else "when ") + heard,
                                  cause=cause, mover=seat)
 
-    def offer_reactions(self, seat: int, words: Sequence[str], it: Any, holds: Holds = _always) -> bool:
+    def offer_reactions(self, seat: int, words: Sequence[str], it: Any, holds: Holds = _always,
+                        cause: tuple[Card, int | None] | None = None) -> bool:
         """Offer each card in hand that reacts to the moment, while the moment still holds; True when one
         prevented it (then no more are offered)."""
         p = self.state.seats[seat]
@@ -495,7 +500,7 @@ class Handlers:
                 continue
             offered.append(card.id)
             if self.ask(seat, Ask.REACT, (True, False), card=card, text=f"play {card.name} as a reaction?"):
-                if self.react_with(seat, card.id, w, it):
+                if self.react_with(seat, card.id, w, it, cause):
                     return True
                 played = True
         return False

@@ -417,11 +417,13 @@ class Ops(Chance):
         self.run_on(seat, "play", e)
         return e
 
-    def react_with(self, seat: int, ref: str, trigger: str, it: Any) -> bool:
+    def react_with(self, seat: int, ref: str, trigger: str, it: Any,
+                   cause: tuple[Card, int | None] | None = None) -> bool:
         """Play a card from hand as a reaction to `trigger`; True when its block prevented what was happening."""
         entry = self.enter_tableau(seat, ref, trigger)
         fn = self.program.cards[entry.card.id].react[trigger]
-        return self.run_handler(fn, entry.card, seat, entry, it, how="react " + trigger).prevented
+        return self.run_handler(fn, entry.card, seat, entry, it, how="react " + trigger, cause=cause,
+                                mover=seat).prevented
 
     def can_switch(self, e: Entry) -> str | None:
         """Why a card in the tableau cannot be switched on or off now, or None."""

@@ -141,6 +141,7 @@ class R(StrEnum):
                  (ITEM_CHECKS,))
     OTHER_MOMENT = ("RK261", ERROR, "another player's moment (`when other …`, `that player:`) where a card cannot hear it",
                     (ITEM_CHECKS,))
+    CAUSE = "RK262", ERROR, "`caused_by` outside a trigger's handler, or with a cause it does not know", (EXPR_CHECKS,)
     UNKNOWN_SHIELD_SOURCE = "RK265", ERROR, "unknown source after `shield … from`", (ITEM_CHECKS,)
     UNKNOWN_SEAL_DIRECTION = "RK266", ERROR, "unknown direction after `seal border`", (ITEM_CHECKS,)
     LIMIT_NOT_A_TRACK = "RK267", ERROR, "`floor` or `ceiling` on something that is not a track", (ITEM_CHECKS,)

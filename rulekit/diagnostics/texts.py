@@ -2097,6 +2097,30 @@ DOCS: dict[R, Doc] = _docs(
                   cure 1 mild
         """),
     ),
+    _doc(
+        R.CAUSE,
+        """
+        Finds `caused_by(…)` outside the handler of a trigger (`when …`, `once when …`, `react …`), inside
+        its `after`, or with a word that is not a cause (`event`, `combo`, `mine`, `others`, `card`).
+        """,
+        """
+        What made a moment happen is known only while the trigger's handler runs; elsewhere there is no
+        moment to ask about, and a misspelt cause would always be false.
+        """,
+        _policy("""
+            when cure:
+              if caused_by(evnt):
+                money += 1
+        """),
+        """
+        Write one of the causes, or a card's name in quotes.
+        """,
+        _policy("""
+            when cure:
+              if caused_by(event):
+                money += 1
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

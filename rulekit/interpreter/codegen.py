@@ -332,6 +332,10 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         if f in registry.AGGREGATES:
             sub = self.fresh("S")
             return f"rt.{f}(f, lambda {sub}: {self.expr(e.args[0], sub)})"
+        if f == "caused_by":
+            arg = e.args[0]
+            what, named = (arg.value, True) if isinstance(arg, ast.Str) else (getattr(arg, "name", ""), False)
+            return f"rt.caused_by(f, {what!r}, {named!r})"
         args = [self.expr(a, s) for a in e.args]
         if f in ("min", "max", "abs"):
             return f"{f}({', '.join(args)})"
@@ -345,19 +349,25 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             return f"rt.is_unlocked({s}, {args[0]})"
         if f == "roll":
             return f"rt.roll(f, {s}, {', '.join(args)})"
+        if f == "advisor":
+            return f"rt.has_advisor({s}, {args[0]})"
+        if f == "tableau":
+            return f"rt.in_tableau({s}, {args[0]})"
+        if f == "switched_off":
+            return f"rt.switched_off({s}, {args[0]})"
         raise ValueError(f"unknown function {f}")
 
     def e_CountOf(self, e: ast.CountOf, s: str) -> str:
         if e.near is not None:
             return f"rt.count_near(f, {s}, {e.what!r}, {e.near!r})"
-        if e.what == "played":
-            card = self.fresh("C")
+        if e.what in ("played", "tableau"):
+            card, source = self.fresh("C"), f"rt.{'played' if e.what == 'played' else 'tableau'}_cards({s})"
             if e.where is None:
-                return f"len(rt.played_cards({s}))"
+                return f"len({source})"
             self.cards.append(card)
             cond = self.expr(e.where, s)
             self.cards.pop()
-            return f"sum(1 for {card} in rt.played_cards({s}) if {cond})"
+            return f"sum(1 for {card} in {source} if {cond})"
         sub = self.fresh("S")
         where = f"(lambda {sub}: {self.expr(e.where, sub)})" if e.where is not None else "None"
         return f"rt.count_players(f, {s}, {e.what == 'other player'!r}, {where})"

@@ -269,6 +269,11 @@ class Walk(Visitor, walks=("statements", "expressions")):
         rt, f = self.rt, e.func
         if f in registry.AGGREGATES:
             return (rt.highest if f == "highest" else rt.lowest)(self.f, lambda x: self.expr(e.args[0], x))
+        if f == "caused_by":
+            arg = e.args[0]
+            if isinstance(arg, ast.Str):
+                return rt.caused_by(self.frame, arg.value, True)
+            return rt.caused_by(self.frame, arg.name if isinstance(arg, ast.Name) else "", False)
         args = [self.expr(a, s) for a in e.args]
         if f in ("min", "max"):
             return (min if f == "min" else max)(args)
@@ -282,14 +287,20 @@ class Walk(Visitor, walks=("statements", "expressions")):
             return rt.happened(args[0])
         if f == "roll":
             return rt.roll(self.frame, s, *args)
+        if f == "advisor":
+            return rt.has_advisor(s, args[0])
+        if f == "tableau":
+            return rt.in_tableau(s, args[0])
+        if f == "switched_off":
+            return rt.switched_off(s, args[0])
         return rt.is_unlocked(s, args[0])
 
     def e_CountOf(self, e: ast.CountOf, s: int | None) -> Any:
         rt = self.rt
         if e.near is not None:
             return rt.count_near(self.f, s, e.what, e.near)
-        if e.what == "played":
-            cards = rt.played_cards(s)
+        if e.what in ("played", "tableau"):
+            cards = rt.played_cards(s) if e.what == "played" else rt.tableau_cards(s)
             if e.where is None:
                 return len(cards)
             outer, n = self.card_values, 0

@@ -58,7 +58,8 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked",
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
             "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near",
-            "turn", "seat_player", "choose_cell", "it_as", "roll", "they_choose")
+            "turn", "seat_player", "choose_cell", "it_as", "roll", "they_choose", "has_advisor", "in_tableau",
+            "switched_off", "caused_by", "tableau_cards")
 
 
 def num(v: int) -> int:
@@ -145,6 +146,35 @@ class Runtime:
 
     def played(self, s: int | None, ref: str) -> bool:
         return ref in self.g.tables(_who(s)).played
+
+    def has_advisor(self, s: int | None, ref: str) -> bool:
+        """`advisor("名")` (5.36): the subject's advisor is that one."""
+        card = self._seat(s).advisor
+        return card is not None and ref in (card.id, card.name)
+
+    def in_tableau(self, s: int | None, ref: str) -> bool:
+        """`tableau("名")` (5.36): the card is in the subject's tableau, switched on or off."""
+        return ref in self.g.tables(_who(s)).kept
+
+    def switched_off(self, s: int | None, ref: str) -> bool:
+        """`switched_off("名")` (5.36): the card is in the subject's tableau and switched off."""
+        return ref in self.g.tables(_who(s)).off
+
+    def caused_by(self, f: Frame, what: str, named: bool) -> bool:
+        """`caused_by(…)` (5.37): what made the trigger's moment happen (Frame.cause) is the card named, or of
+        that cause (registry.CAUSES); a moment of the game's own steps has no cause."""
+        cause = f.cause
+        if cause is None:
+            return False
+        card, owner = cause
+        if named:
+            return what in (card.id, card.name)
+        if what in ("event", "combo"):
+            return card.kind == what
+        if what == "card":
+            return True
+        lasting = card.kind in registry.LASTING_KINDS
+        return lasting and (owner == f.owner) == (what == "mine")
 
     def event_is(self, ref: str) -> bool:
         ev = self.st.current_event or self.st.last_event
@@ -370,6 +400,12 @@ class Runtime:
 
     def count_players(self, f: Frame | None, s: int | None, other: bool, where: Callable[[int], bool] | None) -> int:
         return sum(1 for x in self._visited(f) if not (other and x == s) and (where is None or where(x)))
+
+    def tableau_cards(self, s: int | None) -> list[Card]:
+        """The subject's cards for `count(tableau …)`: every card in the tableau, switched on or off."""
+        cards = [e.card for e in self._seat(s).tableau]
+        self.g.tick(len(cards))
+        return cards
 
     def played_cards(self, s: int | None) -> list[Card]:
         """The subject's played cards for `count(played …)`: in the tableau and not switched off."""

@@ -24,12 +24,13 @@ RefExists = Callable[[str, str], bool]
 NUM, BOOL, TEXT, CELL, CARD = "number", "true/false", "text", "cell", "card"
 
 _KIND_ARTICLE = {"advisor": "an advisor", "policy": "a policy", "event": "an event", "combo": "a combo"}
-_REF_KIND = {"card": "policy", "event": "event"}
+_REF_KIND = {"card": "policy", "event": "event", "advisor": "advisor"}
 # What reading a name or calling a predicate reads of the game (Checked.reads).
 _READS_OF = {
     **{name: "tracks" for name in registry.SETTABLE}, **{name: "board" for name in registry.COUNTS},
     "hand": "hand", "revealed": "board", "round": "round", "players": "players", "uses": "cards", "turn": "players",
     "played": "cards", "event": "events", "happened": "events", "unlocked": "stage",
+    "advisor": "cards", "tableau": "cards", "switched_off": "cards", "caused_by": "cards",
 }
 
 
@@ -235,16 +236,17 @@ class ExprChecks(Visitor, walks=("expressions",)):
     def e_CountOf(self, e: ast.CountOf) -> str:
         if e.near is not None:
             return self.count_near(e)
-        self.reads.add("cards" if e.what == "played" else "players")
+        self.reads.add("cards" if e.what in ("played", "tableau") else "players")
         if e.what not in registry.COUNTABLE:
             msg, _ = unknown_word(e.what, registry.COUNTABLE, "thing to count")
             self.report(R.UNKNOWN_COUNT, e.what_pos, msg,
-                        hint="write count(player where …), count(other player where …) or count(played where …)")
-        if e.what in ("other player", "played") and not self.subject:
+                        hint="write count(player where …), count(other player where …), count(played where …) or "
+                             "count(tableau where …)")
+        if e.what in ("other player", "played", "tableau") and not self.subject:
             self.report(R.NO_PLAYER, e.pos, f"count({e.what} …) is about a player, but an event has no player here",
                         hint="use it inside `each player:` or `player with …:`")
         mark = self.steps
-        if e.where is not None and e.what == "played":
+        if e.where is not None and e.what in ("played", "tableau"):
             outer, self.card_values = self.card_values, True
             self.truth(e.where, "`where`")
             self.card_values = outer
@@ -254,7 +256,7 @@ class ExprChecks(Visitor, walks=("expressions",)):
             self.subject = outer
         # The players visited; the played cards are not known from the text: taken as one pass, as a
         # `repeat` whose count the text does not fix.
-        self.per_player(e.pos, mark, 1 if e.what == "played" else MOST_PLAYERS)
+        self.per_player(e.pos, mark, 1 if e.what in ("played", "tableau") else MOST_PLAYERS)
         return NUM
 
     def count_near(self, e: ast.CountOf) -> str:
@@ -336,7 +338,8 @@ class ExprChecks(Visitor, walks=("expressions",)):
         if kind == rs.CARD:
             if not self.card_values:
                 self.report(R.CARD_VALUE_OUTSIDE_COUNT, e.pos, f"'{e.name}' is a card's {e.name}, read only inside "
-                            "`count(played where …)`", hint=f"write `count(played where {e.name} == 2)`")
+                            "`count(played where …)` or `count(tableau where …)`",
+                            hint=f"write `count(played where {e.name} == 2)`")
             return NUM
         if kind in (rs.PARAM, rs.COUNTER):
             return NUM
@@ -440,7 +443,9 @@ class ExprChecks(Visitor, walks=("expressions",)):
 
     def predicate(self, e: ast.Call) -> str:
         pred = registry.PREDICATES[e.func]
-        if e.func in ("played", "unlocked") and not self.subject:
+        if e.func == "caused_by":
+            return self.caused_by(e)
+        if e.func in ("played", "unlocked", "advisor", "tableau", "switched_off") and not self.subject:
             self.report(R.NO_PLAYER, e.pos, f"{e.func}() asks about a player, but an event has no player here",
                         hint="use it inside `each player:` or `player with …:`")
         form = f'{e.func}(2)' if pred.arg == "number" else f'{e.func}("name")'
@@ -454,6 +459,37 @@ class ExprChecks(Visitor, walks=("expressions",)):
             self.stage_number(arg, "unlocked({})")
         else:
             self.card_ref(e, arg, _REF_KIND[pred.arg])
+        return BOOL
+
+    def caused_by(self, e: ast.Call) -> str:
+        """`caused_by("卡名")` / `caused_by(event)` (5.37): in a trigger's handler, a card or a kind of cause."""
+        h = self.handler
+        if h is None or h.form == "on" or h.event not in registry.TRIGGERS:
+            self.report(R.CAUSE, e.pos, "caused_by() asks what made a trigger's moment happen, and this is no trigger's "
+                        "handler", hint="use it under `when …`, `once when …` or `react …` (a trigger such as `cure`)")
+        elif self.in_after:
+            self.report(R.CAUSE, e.pos, "caused_by() inside `after` comes rounds later, when the moment is over",
+                        hint="note it in the handler: `let by_event = caused_by(event)`")
+        if not self.arg_count(e, 1, "caused_by(event)"):
+            return BOOL
+        arg = e.args[0]
+        if isinstance(arg, ast.Name):
+            if arg.name not in registry.CAUSES:
+                msg, _ = unknown_word(arg.name, registry.CAUSES, "cause")
+                self.report(R.CAUSE, arg.pos, msg, hint="causes: " + ", ".join(registry.CAUSES) +
+                            '; or a card\'s name in quotes: caused_by("卡名")')
+            return BOOL
+        if not isinstance(arg, ast.Str):
+            self.report(R.CAUSE, arg.pos, "caused_by() takes a cause (event, combo, mine, others, card) or a card's "
+                        "name in quotes", hint='write caused_by(event) or caused_by("卡名")')
+            self.value(arg)
+            return BOOL
+        if self.refs is None or any(self.refs(k, arg.value) for k in ("policy", "advisor", "event", "combo")):
+            return BOOL
+        names = sorted({n for k in ("policy", "advisor", "event", "combo") for n in self.names.get(k, ())})
+        guess = nearest(arg.value, names)
+        msg = f"there is no card '{arg.value}'" + (f" — did you mean '{guess}'?" if guess else "")
+        self.report(R.UNKNOWN_CARD, arg.pos, msg, hint="write the id or the name of a card of the content")
         return BOOL
 
     def stage_number(self, e: ast.Expr, form: str) -> None:

@@ -332,13 +332,15 @@ class _Resolver(Visitor, walks=("statements", "expressions", "declarations")):
 
     def e_Call(self, e: ast.Call) -> None:
         for a in e.args:
+            if e.func == "caused_by" and isinstance(a, ast.Name):
+                continue            # `caused_by(event)`: a word of registry.CAUSES, not a name to look up
             self.expr(a)
 
     def e_CountOf(self, e: ast.CountOf) -> None:
         if e.where is None:
             return
         outer = self.card_values
-        self.card_values = outer or e.what == "played"
+        self.card_values = outer or e.what in ("played", "tableau")
         self.expr(e.where)
         self.card_values = outer
 

@@ -62,12 +62,15 @@ def _body(effect: str) -> str:
 
 _VALUE_EXAMPLES = {"revealed": "if revealed:\n  score += 1", "uses": "if uses >= 2:\n  score += 1"}
 _PREDICATE_EXAMPLES = {"played": 'if played("医院扩容"):\n  medical += 1', "event": 'if event("游行示威"):\n  policy -= 1',
-                       "happened": 'if happened("游行示威"):\n  policy -= 1', "unlocked": "if unlocked(2):\n  money += 2"}
+                       "happened": 'if happened("游行示威"):\n  policy -= 1', "unlocked": "if unlocked(2):\n  money += 2",
+                       "advisor": 'if advisor("疾病专家"):\n  medical += 1', "tableau": 'if tableau("医院扩容"):\n  money += 1',
+                       "switched_off": 'if switched_off("医院扩容"):\n  money += 1'}
 _FUNCTION_EXAMPLES = {"min": "money += min(healthy, 3)", "max": "score += max(policy, 0)", "abs": "score += abs(policy) // 2",
                       "roll": "let r = roll(6, rerolls 1)\nmoney += r"}
 _COUNTABLE_EXAMPLES = {"player": "score += count(player where dead > 3)",
                        "other player": "money += count(other player where mild > 2)",
-                       "played": "score += count(played where stage == 2)"}
+                       "played": "score += count(played where stage == 2)",
+                       "tableau": "score += count(tableau where stage == 2)"}
 _STATEMENT_EXAMPLES = {
     "let": "let n = infected // 2\nmedical += n", "if": "if mild > 3:\n  medical += 1\nelse:\n  money += 1",
     "each player": "each other player:\n  money -= 1", "player with": "player with most dead:\n  policy -= 1",
@@ -111,6 +114,8 @@ def _examples(section: str, w: str) -> str:
     if section == "quantity":
         return f"modify {w} by -1 min 0"
     if section == "predicate":
+        if w == "caused_by":            # only in a trigger's handler (5.37)
+            return "when cure:\n  if caused_by(event):\n    money += 1"
         return _body(_PREDICATE_EXAMPLES[w])
     if section == "function":
         return _body(_FUNCTION_EXAMPLES[w])
