@@ -58,7 +58,7 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "hand_size", "revealed", "round", "players_in", "played", "event_is", "happened", "is_unlocked",
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
             "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near",
-            "turn", "seat_player", "choose_cell", "it_as", "roll", "they_choose")
+            "turn", "seat_player", "choose_cell", "it_as", "roll", "they_choose", "marks", "mark")
 
 
 def num(v: int) -> int:
@@ -113,6 +113,16 @@ class Runtime:
 
     def round(self) -> int:
         return self.st.round
+
+    def marks(self, f: Frame, s: int | None) -> int:
+        """`marks`: the subject's stacks of this event's mark."""
+        return self._seat(s).marks.get(f.card.id, 0)
+
+    def mark(self, f: Frame, s: int | None, n: int) -> None:
+        """`mark N`: N more stacks of this event's mark on the subject (the core keeps them within the limit)."""
+        if n < 0:
+            raise EffectError(f"a mark gone negative: mark {n}")
+        self.g.add_mark(_who(s), f.card, n)
 
     def players_in(self) -> int:
         return len(self.g.active_players())
