@@ -156,6 +156,7 @@ RECORDS: dict[str, dict[str, Shape]] = {
     "money": {"seat": SEAT, "delta": NUMBER, "money": COUNT, "why": maybe(TEXT)},
     "overthrow_prevented": {"seat": SEAT},
     "shielded": {"seat": SEAT, "what": TEXT, "card": maybe(CARD)},
+    "mark": {"seat": SEAT, "card": CARD, "stacks": COUNT},
     "held": {"seat": SEAT, "track": TRACK, "card": CARD, "wanted": NUMBER, "value": NUMBER, "why": maybe(TEXT)},
     "draw": {"seat": SEAT, "card": CARD, "why": maybe(TEXT)},
     "discard": {"card": CARD},
@@ -598,6 +599,9 @@ _LINES = {
     "death_prevented": lambda r, who, name: f"a death at {tuple(r['cell'])} is prevented",
     "action_limit": lambda r, who, name: f"{who} reached the limit of {r['limit']} actions this phase",
     "error": lambda r, who, name: f"效果出错 EFFECT ERROR: {r['message']}",
+    "mark": lambda r, who, name: f"{who} 带上标记 carries {name(r['card'])} ×{r['stacks']} for the rest of the game",
+    "held": lambda r, who, name: f"{who} {r['track']} held at {r['value']} by {name(r['card'])} "
+                                 f"(would have been {r['wanted']})",
 }
 
 END_WORDS = {
@@ -651,6 +655,8 @@ def _change_words(r: dict, name) -> str | None:
         return f"discards {name(r['card'])}"
     if e == "shielded":
         return f"{who}is shielded: no {r['what']} lost"
+    if e == "mark":
+        return f"{who}carries {name(r['card'])} ×{r['stacks']}"
     if e == "held":
         return f"{who}{r['track']} held at {r['value']} by {name(r['card'])} (would have been {r['wanted']})"
     if e == "arranged":

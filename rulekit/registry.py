@@ -107,6 +107,7 @@ VALUES: dict[str, Word] = _index(
     Word("players", "玩家数", "players still in the game"),
     Word("uses", "执行次数", "times this policy has been executed (policies only)"),
     Word("turn", "顺位", "the subject's place in this round's turn order among the players still in (1 = first player)"),
+    Word("marks", "标记层数", "the subject's stacks of this event's mark (events that `mark` only)"),
 )
 
 # `player after me:`, `player before me:`, `first player:` — one player by place in this round's turn order
@@ -359,7 +360,7 @@ KEYWORDS = (
     "from", "to", "spend", "pay", "as", "draw", "stage", "keep", "unlock", "prevent", "if",
     "elif", "else", "each", "other", "player", "where", "with", "repeat", "may", "all", "any",
     "up", "it", "and", "or", "not", "after", "skip", "count", "me", "next", "while", "floor", "ceiling",
-    "rerolls", "they",
+    "rerolls", "they", "mark",
 )
 
 # Statement words in the grammar, with a line each for the docs.
@@ -385,6 +386,8 @@ STATEMENTS: dict[str, Word] = _index(
                                     "and resolve the block"),
     Word("after", "之后", "after N rounds: — the block runs at the start of the round N rounds from now"),
     Word("me", "我", "me: — the card's owner is the subject of the block again (inside another player's block)"),
+    Word("mark", "标记", "mark [N] — (events) leave N stacks (default 1) of this event's mark on the subject for the rest "
+                         "of the game; the event's `on PHASE start|end` handlers then run for every player who carries it"),
     Word("while", "只要", "DECLARATION while COND — a `modify`, `shield`, `seal`, `skip`, `floor` or `ceiling` that "
                          "holds only while COND is true, read each time the game consults it"),
     Word("player after me", "下家", "player after me: — the player still in just after the card's owner in this "
@@ -431,6 +434,7 @@ LIMITS: dict[str, Limit] = _index(
     Limit("games", "批次局数", "games in one playtest batch (--games)", 1_000_000),
     Limit("die", "骰子面数", "the sides of one `roll(N)`: N is 1 to this", 100),
     Limit("rerolls", "重掷次数", "the rerolls one `roll(N, rerolls K)` may allow: K is 0 to this", 10),
+    Limit("marks", "标记层数上限", "stacks of one event's mark on one player (`mark`): more are not added", 9),
 )
 MAX_NESTING = LIMITS["nesting"].value
 MAX_REPEAT = LIMITS["repeat"].value

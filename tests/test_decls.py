@@ -129,3 +129,90 @@ def test_a_plain_shield_is_still_valued_by_the_reading(reach):
     plain = [c for c in reach.cards if c.effect is not None and any(
         isinstance(i, ast.Shield) and not i.sources and i.cond is None for i in c.effect.items)]
     assert plain and all(E.unreadable(c) == () for c in plain)
+
+
+# ---- lasting marks from events (`mark`, `marks`) ------------------------------------------------------------------
+
+POISON = "on resolve:\n  each player:\n    mark\non round end:\n  medical -= marks\n"
+
+
+def test_a_marking_event_reads_clean_and_may_have_phase_handlers():
+    assert seen(POISON, "event") == []
+    assert seen("on resolve:\n  each player:\n    mark 2\non game end:\n  score -= marks\n", "event") == []
+
+
+def test_mark_outside_an_event_is_refused():
+    assert seen("on play:\n  mark\n") == [(
+        R.MARK_MISUSED, 2, 3, "`mark` leaves an event's mark on players, and this is a policy",
+        "a policy or advisor that lasts is already in play: give it `on PHASE start:` handlers or declarations; "
+        "or keep a number on it with `counters:`")]
+
+
+def test_mark_in_a_marking_event_s_phase_handler_is_refused():
+    found = seen("on resolve:\n  each player:\n    mark\non round end:\n  mark\n", "event")
+    assert found == [(R.MARK_MISUSED, 5, 3, "`mark` goes in the event's `on resolve:`, when the event happens",
+                      "its `on PHASE start|end` handlers run for the players who carry the mark already")]
+
+
+def test_mark_needs_a_player_and_at_least_one_stack():
+    assert [c for c, *_ in seen("on resolve:\n  mark\n", "event")] == [R.NO_PLAYER]
+    assert seen("on resolve:\n  each player:\n    mark 0\n", "event") == [(
+        R.MARK_MISUSED, 3, 10, "`mark 0` leaves no mark: the number of stacks is 1 or more",
+        "write `mark` for one stack, `mark 2` for two")]
+
+
+def test_marks_in_a_card_that_leaves_no_mark_is_refused():
+    assert seen("on play:\n  money += marks\n") == [(
+        R.MARK_MISUSED, 2, 12, "`marks` counts the stacks of this event's mark, and this card leaves no mark",
+        "in an event that writes `mark` in its `on resolve:`, `marks` is how many stacks the player carries")]
+
+
+def test_an_event_s_phase_handler_without_a_mark_is_told_about_mark():
+    found = seen("on resolve:\n  each player:\n    money += 1\non round end:\n  each player:\n    medical -= 1\n",
+                 "event")
+    assert found == [(R.HANDLER_NOT_FOR_KIND, 4, 1,
+                      "an event cannot have `on round end`: only advisors and policies stay in play to use it",
+                      "an event's `on PHASE start|end` runs only for the players carrying its mark: leave one with "
+                      "`mark` inside `each player:` in `on resolve:` (docs/language.md 4, `mark`)")]
+
+
+@pytest.fixture(scope="module")
+def poisoned(reach):
+    """A reach game played to its end in which 毒雾 poison_fog came twice: every seat carries 2 stacks."""
+    from rulekit.engine import new_game
+
+    log: list = []
+    game = new_game(reach, 3, ["random"], players=4, log=log)
+    game.run()
+    assert [r["stacks"] for r in log if r["e"] == "mark" and r["seat"] == 0] == [1, 2]
+    return game
+
+
+def test_marks_are_public_on_every_seat_s_view(poisoned):
+    for seat in range(4):
+        view = poisoned.observation(seat)
+        assert [view.marks(s) for s in range(4)] == [{"poison_fog": 2}] * 4
+
+
+def test_marks_are_cloned_saved_and_kept_by_determinize(poisoned, reach):
+    import random
+
+    from rulekit.core.determinize import determinize
+    from rulekit.core.state import GameState
+
+    copy = poisoned.clone()
+    copy.state.seats[0].marks["poison_fog"] = 1
+    assert poisoned.state.seats[0].marks == {"poison_fog": 2}, "a clone shares no mark with its game"
+    assert copy.info_key(1) != poisoned.info_key(1), "a seat can tell two states apart by their marks"
+    saved = poisoned.state.to_json()
+    assert GameState.from_json(saved, reach).to_json() == saved
+    assert [p.marks for p in GameState.from_json(saved, reach).seats] == [{"poison_fog": 2}] * 4
+    drawn = determinize(poisoned, 1, random.Random(5))
+    assert [p.marks for p in drawn.state.seats] == [{"poison_fog": 2}] * 4
+
+
+def test_the_view_of_the_page_shows_the_marks(poisoned):
+    from rulekit.serve.view import page
+
+    shown = page(poisoned.observation(0))
+    assert [[(m["id"], m["stacks"]) for m in s["marks"]] for s in shown["seats"]] == [[("poison_fog", 2)]] * 4

@@ -87,7 +87,8 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
             ("round_table", "on play"), ("bystander", "when other unsold"), ("bystander", "when other cure"),
             ("bystander", "when other play"), ("bystander", "once when other play"), ("inquest", "on play"),
             ("inquest", "when cure")} <= fired
-    assert {("safety_net", "held policy"), ("safety_net", "held disease"), ("boom_years", "modifier")} <= fired
+    assert {("safety_net", "held policy"), ("safety_net", "held disease"), ("boom_years", "modifier"),
+            ("poison_fog", "on resolve"), ("poison_fog", "on round end")} <= fired
     # cells2 (tests/fixtures/reach/policies/reach_cells2.yaml)
     assert {("field_clinic", "on play"), ("field_clinic", "when reveal mild"), ("resurrection", "on play"),
             ("resurrection", "on round end"), ("export", "on play"), ("export", "on round start")} <= fired

@@ -627,6 +627,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
     def s_Unlock(self, s: ast.Unlock) -> list[str]:
         return [f"a[{EXTRA}] += 0.5 * max(0, int({self.num(s.stage)}) - w.unlocked)"]
 
+    def s_Mark(self, s: ast.Mark) -> list[str]:
+        return []                       # as walker.s_Mark: an event's mark is not valued
+
     def s_Prevent(self, s: ast.Prevent) -> list[str]:
         pv = "w.pv" if self.trigger == "event" else repr(E.PREVENT.get(self.trigger or "", 0.0))
         return [f"a[{PREVENTED}] += 1", f"a[{EXTRA}] += {pv}"]

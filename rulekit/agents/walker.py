@@ -264,6 +264,10 @@ class Walker(Visitor, walks=("statements", "expressions")):
         acc.extra += 0.5 * max(0, int(self.num(s.stage, acc)) - self.snap.unlocked)
         return acc
 
+    def s_Mark(self, s: ast.Mark, acc: Acc) -> Acc:
+        """An event's mark is valued by no one: the reading values the cards a player plays, not events' marks."""
+        return acc
+
     def s_Prevent(self, s: ast.Prevent, acc: Acc) -> Acc:
         """Worth the expected cost of what it prevents (PREVENT; an event: its worth to me, negated)."""
         acc.dprevent += 1

@@ -149,6 +149,14 @@ class Tables:
                         self.seal_out.append((cond, card, entry))
             for track, which, value, cond in compiled.limits:
                 self.limits.setdefault(track, []).append((which, value, cond, card, entry))
+        # Events' marks on this seat (`mark`): each marking event's phase handlers (`on PHASE start|end`,
+        # `on game end`) run for this seat after its cards', in the order the marks came; its `on resolve` does not.
+        for cid, stacks in seat_state.marks.items():
+            if stacks:
+                compiled = program.cards[cid]
+                for key, fn in compiled.on.items():
+                    if key != "resolve":
+                        self.on.setdefault(key, []).append((fn, compiled.card, None))
         self.shields = frozenset(shields)     # (target, source) pairs
         self.skips = frozenset(skips)     # spread steps that do nothing on this board
         self.names = frozenset(e.card.name for e in seat_state.tableau)   # one card per name, all entries

@@ -84,7 +84,8 @@ def info_key(game: Game, seat: int) -> tuple:
          tuple((e.card.id, e.uses, e.last_round, e.on, e.spent, e.played_round, e.switched_round,
                 tuple(sorted(e.counters.items()))) for e in p.tableau),
          None if p.advisor is None or (hidden and p.seat != seat) else
-         (p.advisor.id, tuple(sorted(p.advisor_counters.items()))))
+         (p.advisor.id, tuple(sorted(p.advisor_counters.items()))),
+         tuple(p.marks.items()))
         for p in st.seats)
     cur = st.cursor
     return (

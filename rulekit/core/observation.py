@@ -99,6 +99,7 @@ class Observation:
     playable: Callable[[str], bool]
     unseen_events: Callable[[], tuple]
     counters: Callable[[int, str], dict[str, int] | None]
+    marks: Callable[[int], dict[str, int]]                 # events' marks on a seat (public): event id -> stacks
     deck_size: Callable[[int], int]
     discard_size: Callable[[int], int]
     seen: Callable[[], tuple]                              # the history this seat saw (core/history.py)
@@ -225,6 +226,7 @@ def _view_class(game: Game, me: int) -> type[Observation]:
         "playable": lambda self, card_id: program.cards[card_id].playable,
         "unseen_events": unseen_events,
         "counters": counters,
+        "marks": lambda self, seat: dict(seat_of(seat).marks),
         "deck_size": lambda self, stage: len(game.state.decks.get(stage, ())),
         "discard_size": lambda self, stage: len(game.state.discards.get(stage, ())),
         "seen": lambda self: game.seen_by(me),

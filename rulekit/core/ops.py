@@ -21,6 +21,8 @@ from rulekit.core.questions import CELLS, Ask
 from rulekit.core.rules import Rules
 from rulekit.core.state import Entry, unique_ids
 
+MAX_MARKS = registry.LIMITS["marks"].value
+
 
 class Ops(Chance):
     """The operations of rules.md over a game's state."""
@@ -271,6 +273,20 @@ class Ops(Chance):
             st.over = True
             st.end_reason = reason
             self.record("end", reason=reason)
+
+    def add_mark(self, seat: int, card: Card, n: int) -> None:
+        """`mark N`: the event leaves n more stacks of its mark on the seat, at most LIMITS["marks"]; the seat's
+        cards in play change (the event's phase handlers now run for it). Logged as "mark" with the stacks."""
+        p = self.state.seats[seat]
+        if p.out or n <= 0:
+            return
+        had = p.marks.get(card.id, 0)
+        stacks = min(MAX_MARKS, had + n)
+        if stacks == had:
+            return
+        p.marks[card.id] = stacks
+        self.cards_changed(seat)
+        self.record("mark", seat=seat, card=card.id, stacks=stacks)
 
     def set_unlocked(self, seat: int, stage: int) -> None:
         p = self.state.seats[seat]

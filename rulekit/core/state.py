@@ -57,6 +57,7 @@ class SeatState:
         "drawn_ids",
         "economy",
         "hand",
+        "marks",
         "medical",
         "money",
         "once_fired",
@@ -90,6 +91,7 @@ class SeatState:
         self.drawn_ids: list[str] = []
         self.counts = [0] * B.N_CODES           # cells of this seat's board by state, kept up to date
         self.advisor_counters: dict[str, int] = {}
+        self.marks: dict[str, int] = {}         # events' marks on this seat: event id -> stacks, first marked first
 
     @property
     def label(self) -> str:
@@ -108,6 +110,7 @@ class SeatState:
         s.drawn_ids = list(self.drawn_ids)
         s.counts = list(self.counts)
         s.advisor_counters = dict(self.advisor_counters)
+        s.marks = dict(self.marks)
         return s
 
 
@@ -310,6 +313,7 @@ def _seat_json(s: SeatState) -> dict:
         "out_reason": s.out_reason, "once_fired": sorted(s.once_fired), "combos_fired": sorted(s.combos_fired),
         "played_ids": list(s.played_ids), "drawn_ids": list(s.drawn_ids), "counts": list(s.counts),
         "advisor_counters": dict(s.advisor_counters),
+        "marks": dict(s.marks),
     }
 
 
@@ -332,6 +336,7 @@ def _seat_from(d: dict[str, Any], content: Content) -> SeatState:
     s.played_ids, s.drawn_ids = list(d["played_ids"]), list(d["drawn_ids"])
     s.counts = list(d["counts"])
     s.advisor_counters = dict(d["advisor_counters"])
+    s.marks = dict(d.get("marks", {}))          # a state saved before marks existed has none
     return s
 
 

@@ -145,6 +145,7 @@ class R(StrEnum):
     UNKNOWN_SHIELD_SOURCE = "RK265", ERROR, "unknown source after `shield … from`", (ITEM_CHECKS,)
     UNKNOWN_SEAL_DIRECTION = "RK266", ERROR, "unknown direction after `seal border`", (ITEM_CHECKS,)
     LIMIT_NOT_A_TRACK = "RK267", ERROR, "`floor` or `ceiling` on something that is not a track", (ITEM_CHECKS,)
+    MARK_MISUSED = "RK268", ERROR, "`mark` or `marks` outside an event that leaves a mark", (ITEM_CHECKS, EXPR_CHECKS)
     COUNTER_START = ("RK270", ERROR, "a counter's first value (`counters: {NAME: \"= EXPR\"}`) that reads a counter",
                      (CHECKS,))
     THEY_CHOOSE = "RK271", WARNING, "`they choose:` where it changes nothing", (ITEM_CHECKS,)

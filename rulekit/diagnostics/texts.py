@@ -2050,6 +2050,41 @@ DOCS: dict[R, Doc] = _docs(
         """),
     ),
     _doc(
+        R.MARK_MISUSED,
+        """
+        Finds `mark` outside an event's `on resolve:` (in a policy or advisor, or in a marking event's
+        phase handler), `mark 0`, and `marks` read in a card that leaves no mark.
+        """,
+        """
+        A mark is what an event leaves on players when it happens; its phase handlers then run for
+        each player carrying it. A card already in play needs no mark, a phase handler runs for those
+        already marked, and a card that leaves no mark has no stacks to read.
+        """,
+        _card("""
+            - id: poison_fog
+              name: 毒雾
+        """, """
+            on resolve:
+              each player:
+                medical -= marks
+        """),
+        """
+        Leave the mark in `on resolve:`, inside a player block; the event's phase handler then runs
+        for every player carrying it, and reads `marks`.
+        """,
+        _card("""
+            - id: poison_fog
+              name: 毒雾
+        """, """
+            on resolve:
+              each player:
+                mark
+            on round end:
+              medical -= marks
+        """),
+        path="events/example.yaml",
+    ),
+    _doc(
         R.COUNTER_START,
         """
         Finds a counter whose first value (`counters: {NAME: "= EXPR"}`) reads a counter of the

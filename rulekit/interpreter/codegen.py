@@ -21,7 +21,8 @@ from rulekit.language.visitor import Visitor
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _READS = {"hand": "rt.hand_size({s})", "revealed": "rt.revealed({s})", "round": "rt.round()",
-          "players": "rt.players_in()", "turn": "rt.turn({s})", "uses": "(E.uses if E is not None else 0)"}
+          "players": "rt.players_in()", "turn": "rt.turn({s})", "uses": "(E.uses if E is not None else 0)",
+          "marks": "rt.marks(f, {s})"}
 
 
 class CardLike(Protocol):
@@ -276,6 +277,10 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def s_Unlock(self, st: ast.Unlock, i: int, s: str) -> None:
         self.emit(i, f"rt.unlock(f, {s}, {self.expr(st.stage, s)})", st.pos.line)
+
+    def s_Mark(self, st: ast.Mark, i: int, s: str) -> None:
+        n = self.expr(st.amount, s) if st.amount is not None else "1"
+        self.emit(i, f"rt.mark(f, {s}, {n})", st.pos.line)
 
     def s_Prevent(self, st: ast.Prevent, i: int, s: str) -> None:
         self.emit(i, "f.prevented = True", st.pos.line)

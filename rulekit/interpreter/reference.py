@@ -205,6 +205,9 @@ class Walk(Visitor, walks=("statements", "expressions")):
     def s_Unlock(self, st: ast.Unlock, s: int | None) -> None:
         self.rt.unlock(self.frame, s, self.expr(st.stage, s))
 
+    def s_Mark(self, st: ast.Mark, s: int | None) -> None:
+        self.rt.mark(self.frame, s, self.expr(st.amount, s) if st.amount is not None else 1)
+
     def s_Prevent(self, st: ast.Prevent, s: int | None) -> None:
         self.frame.prevented = True
 
@@ -243,6 +246,8 @@ class Walk(Visitor, walks=("statements", "expressions")):
             return rt.players_in()
         if name == "turn":
             return rt.turn(s)
+        if name == "marks":
+            return rt.marks(self.frame, s)
         return self.entry.uses if self.entry is not None else 0
 
     def e_Neg(self, e: ast.Neg, s: int | None) -> Any:

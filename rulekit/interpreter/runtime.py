@@ -59,7 +59,7 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
             "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near",
             "turn", "seat_player", "choose_cell", "it_as", "roll", "they_choose", "has_advisor", "in_tableau",
-            "switched_off", "caused_by", "tableau_cards")
+            "switched_off", "caused_by", "tableau_cards", "marks", "mark")
 
 
 def num(v: int) -> int:
@@ -114,6 +114,16 @@ class Runtime:
 
     def round(self) -> int:
         return self.st.round
+
+    def marks(self, f: Frame, s: int | None) -> int:
+        """`marks`: the subject's stacks of this event's mark."""
+        return self._seat(s).marks.get(f.card.id, 0)
+
+    def mark(self, f: Frame, s: int | None, n: int) -> None:
+        """`mark N`: N more stacks of this event's mark on the subject (the core keeps them within the limit)."""
+        if n < 0:
+            raise EffectError(f"a mark gone negative: mark {n}")
+        self.g.add_mark(_who(s), f.card, n)
 
     def players_in(self) -> int:
         return len(self.g.active_players())

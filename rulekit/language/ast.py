@@ -263,6 +263,13 @@ class Prevent(Node):
 
 
 @dataclass(frozen=True)
+class Mark(Node):
+    """`mark [N]` — an event leaves N stacks (1 without N) of its mark on the subject, for the rest of the game."""
+
+    amount: Expr | None
+
+
+@dataclass(frozen=True)
 class ChoosePlayer(Node):
     """`choose [other] player [where COND]:` — the subject picks one player still in, who is the block's subject."""
 
@@ -372,7 +379,7 @@ class TheyChoose(Node):
 
 
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay
-        | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent
+        | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent | Mark
         | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | SeatPlayer | ChooseCell | TheyChoose)
 
 

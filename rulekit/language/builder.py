@@ -256,6 +256,9 @@ class AstBuilder(Transformer):
     def prevent_stmt(self, ch: list[Any]) -> ast.Prevent:
         return ast.Prevent(self.tok(ch[0]))
 
+    def mark_stmt(self, ch: list[Any]) -> ast.Mark:
+        return ast.Mark(self.pos(ch[0], ch[-1]), ch[1].node if len(ch) > 1 else None)
+
     def amount_all(self, ch: list[Any]) -> ast.Amount:
         return ast.Amount(self.tok(ch[0]), "all", None)
 

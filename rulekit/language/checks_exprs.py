@@ -343,6 +343,15 @@ class ExprChecks(Visitor, walks=("expressions",)):
             return NUM
         if kind in (rs.PARAM, rs.COUNTER):
             return NUM
+        if e.name == "marks":
+            if not getattr(self, "marking", False):
+                self.report(R.MARK_MISUSED, e.pos, "`marks` counts the stacks of this event's mark, and this card leaves "
+                            "no mark", hint="in an event that writes `mark` in its `on resolve:`, `marks` is how many "
+                            "stacks the player carries")
+            elif not self.subject:
+                self.report(R.NO_PLAYER, e.pos, "'marks' is a player's value, but an event has no player here",
+                            hint="read it inside `each player:` or `player with …:`")
+            return NUM
         if e.name == "uses":
             if self.kind != "policy":
                 self.report(R.USES_OUTSIDE_POLICY, e.pos, "`uses` counts the executions of a policy, and this is not a policy")

@@ -61,6 +61,8 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             self.report(R.HANDLER_NOT_FOR_KIND, program.pos, f"unknown card kind '{self.kind}'")
             return False
         self.res = rs.resolve_program(program, counters=self.counters, params=self.params, assumed=self.assumed)
+        # An event that leaves a mark (`mark`) may have phase handlers: they run for the players carrying it.
+        self.marking = self.kind == "event" and program.find(ast.Mark) is not None
         seen: dict[tuple[str, str, str | None], ast.Handler] = {}
         for item in program.items:
             if isinstance(item, ast.Handler):
@@ -95,7 +97,8 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         else:
             self.trigger_handler(h, head)
         self.handler = h
-        self.subject = self.kind != "event"
+        # A marking event's phase handlers run for each player carrying its mark: that player is the subject.
+        self.subject = self.kind != "event" or (self.marking and h.form == "on" and h.event != "resolve")
         self.steps, self.too_long = 0, None
         self.block(h.body)
         self.effect_steps(head)
@@ -115,10 +118,12 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             return
         if h.event in registry.PHASES:
             self.phase_edge(h, head)
-            self.lasting_only(head, f"`on {h.event} {h.edge or 'start'}`")
+            if not self.marking:
+                self.lasting_only(head, f"`on {h.event} {h.edge or 'start'}`")
             return
         if f"{h.event} {h.edge}" == registry.GAME_END.name:
-            self.lasting_only(head, "`on game end`")
+            if not self.marking:
+                self.lasting_only(head, "`on game end`")
             return
         table = {**{k: registry.Word(k, "", "") for k in registry.ON_HANDLERS}, **registry.PHASES,
                  "game": registry.GAME_END}
@@ -166,8 +171,12 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
 
     def lasting_only(self, pos: ast.Pos, what: str) -> None:
         if self.kind not in registry.LASTING_KINDS:
+            hint = _KIND_RUNS[self.kind]
+            if self.kind == "event" and what.startswith("`on "):
+                hint = ("an event's `on PHASE start|end` runs only for the players carrying its mark: leave one with "
+                        "`mark` inside `each player:` in `on resolve:` (docs/language.md 4, `mark`)")
             self.report(R.HANDLER_NOT_FOR_KIND, pos, f"{_KIND_ARTICLE[self.kind]} cannot have {what}: only advisors and policies "
-                                                     "stay in play to use it", hint=_KIND_RUNS[self.kind])
+                                                     "stay in play to use it", hint=hint)
 
     def trigger_handler(self, h: ast.Handler, head: ast.Pos) -> None:
         words = {"when": "when", "once": "once when", "react": "react"}
@@ -746,6 +755,24 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         self.needs_subject(s, "`unlock`")
         self.number(s.stage, "`unlock stage`")
         self.stage_number(s.stage, "unlock stage {}")
+
+    def s_Mark(self, s: ast.Mark) -> None:
+        if self.kind != "event":
+            self.report(R.MARK_MISUSED, s.pos, f"`mark` leaves an event's mark on players, and this is "
+                        f"{_KIND_ARTICLE[self.kind]}", hint="a policy or advisor that lasts is already in play: give it "
+                        "`on PHASE start:` handlers or declarations; or keep a number on it with `counters:`")
+            return
+        if self.handler is not None and not (self.handler.form == "on" and self.handler.event == "resolve"):
+            self.report(R.MARK_MISUSED, s.pos, "`mark` goes in the event's `on resolve:`, when the event happens",
+                        hint="its `on PHASE start|end` handlers run for the players who carry the mark already")
+            return
+        self.needs_subject(s, "`mark`")
+        if s.amount is not None:
+            self.number(s.amount, "`mark`")
+            n = self.const(s.amount)
+            if n is not None and n < 1:
+                self.report(R.MARK_MISUSED, s.amount.pos, f"`mark {n}` leaves no mark: the number of stacks is 1 or more",
+                            hint="write `mark` for one stack, `mark 2` for two")
 
     def s_Prevent(self, s: ast.Prevent) -> None:
         if self.in_after:

@@ -288,6 +288,10 @@ class _Resolver(Visitor, walks=("statements", "expressions", "declarations")):
 
     s_VerbIt = s_Prevent = no_names
 
+    def s_Mark(self, s: ast.Mark) -> None:
+        if s.amount is not None:
+            self.expr(s.amount)
+
     # ---- expressions ------------------------------------------------------------------------------------
     def e_Name(self, e: ast.Name) -> None:
         self.out.meaning[e] = self.name(e)

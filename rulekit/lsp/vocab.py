@@ -95,7 +95,7 @@ def _examples(section: str, w: str) -> str:
         return _body(f"{w} += 1")
     if section == "count":
         return _body(f"score += {w} // 2")
-    if section == "value":
+    if section == "value" and w != "marks":
         return _body(_VALUE_EXAMPLES.get(w, f"money += {w}"))
     if section == "kind":
         verb = next(v for v, spec in G.VERBS.items() if w in spec.kinds)
@@ -139,6 +139,8 @@ def _examples(section: str, w: str) -> str:
         return f"seal border {w}"
     if section == "track limit":
         return f"{w} policy {-5 if w == 'floor' else 5}"
+    if w in ("mark", "marks") and section in ("statement", "value"):
+        return "on resolve:\n  each player:\n    mark\non round end:\n  medical -= marks"
     if section == "statement" and w == "while":
         return "modify income by 2 while policy >= 1"
     if section in ("transfer", "statement"):

@@ -67,6 +67,7 @@ def page(obs: Observation, q: Question | None = None, qid: int = 0) -> dict[str,
             "tracks": tracks, "counts": dict(zip(COUNT_NAMES, obs.counts(s), strict=True)),
             "hand_size": obs.hand_size(s), "unlocked": obs.unlocked(s), "out": obs.out(s),
             "tableau": [{**card_view(e.card), "on": e.on, "spent": e.spent, "uses": e.uses} for e in obs.tableau(s)],
+            "marks": [{**card_view(obs.card(cid)), "stacks": n} for cid, n in obs.marks(s).items() if n],
         })
     current = obs.current_event
     return {

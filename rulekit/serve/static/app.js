@@ -156,6 +156,11 @@ function drawSeats(s) {
       cd.title = cardTitle(e);
       tab.appendChild(cd);
     }
+    for (const m of p.marks || []) {           // events' lasting marks on this player (public)
+      const cd = el("span", {class: "card mark"}, `☠ ${cardLabel(m)} ×${m.stacks}`);
+      cd.title = cardTitle(m);
+      tab.appendChild(cd);
+    }
     d.appendChild(tab);
     box.appendChild(d);
   }
