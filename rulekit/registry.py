@@ -296,7 +296,7 @@ KEYWORDS = (
     "on", "when", "once", "react", "modify", "by", "min", "shield", "seal", "let", "choose",
     "from", "to", "spend", "pay", "as", "draw", "stage", "keep", "unlock", "prevent", "if",
     "elif", "else", "each", "other", "player", "where", "with", "repeat", "may", "all", "any",
-    "up", "it", "and", "or", "not", "after", "skip", "count", "me", "next", "they",
+    "up", "it", "and", "or", "not", "after", "skip", "count", "me", "next", "they", "draft",
 )
 
 # Statement words in the grammar, with a line each for the docs.
@@ -322,6 +322,8 @@ STATEMENTS: dict[str, Word] = _index(
                                     "and resolve the block"),
     Word("after", "之后", "after N rounds: — the block runs at the start of the round N rounds from now"),
     Word("me", "我", "me: — the card's owner is the subject of the block again (inside another player's block)"),
+    Word("draft", "轮抽", "draft N from stage K — N cards laid out face up; every player takes one in turn order, "
+                          "from the subject on; the rest go to that stage's discard pile"),
     Word("they choose", "由他们选", "they choose: — inside another player's block, that player makes the block's choices "
                                   "on the board (which residents, how many, choose NAME from), by default the owner's"),
     Word("next to", "相邻", "VERB AMOUNT KIND next to KIND2 — only the subject's residents orthogonally next to a KIND2 "

@@ -117,3 +117,95 @@ def test_they_choose_in_an_event_changes_nothing():
 def test_a_misspelt_they_is_named_by_the_parser():
     (code, line, col, message, _), *_ = effect_seen("on play:\n  choose other player:\n    thy choose:\n      cure 1 mild\n")
     assert (code, line, col, message) == (R.EFFECT_SYNTAX, 3, 5, "unknown word 'thy' — did you mean 'they'?")
+
+
+# ---- a draft: `draft N from stage K` -----------------------------------------------------------------------
+
+def test_draft_in_a_player_block_is_a_draft_for_each_player():
+    (code, line, col, message, hint), = effect_seen("on play:\n  each player:\n    draft 2 from stage 1\n")
+    assert (code, line, col) == (R.DRAFT_IN_PLAYER_BLOCK, 3, 5)
+    assert message == ("`draft` inside a player block lays out cards once for each player the block visits, and "
+                       "each time every player takes one")
+    assert hint == "write `draft` outside the block: one draft lets every player take a card in turn order"
+
+
+@pytest.mark.parametrize("src", ["on play:\n  draft 3 from stage 2\n", "on resolve:\n  draft players from stage 1\n"])
+def test_draft_reads_clean(src):
+    assert effect_seen(src, "event" if "resolve" in src else "policy") == []
+
+
+def test_a_draft_from_no_stage_is_refused():
+    (code, line, _, message, _), = effect_seen("on play:\n  draft 3 from stage 4\n")
+    assert (code, line) == (R.NO_SUCH_STAGE, 2) and "draft … from stage 4" in message, message
+
+
+def test_the_draft_question_has_its_answer_form():
+    from rulekit.core.questions import KINDS, Ask, answer_problem
+
+    assert KINDS[Ask.DRAFT].scripted == ("card",)
+    assert answer_problem("draft", "hospital_expansion", 2) is None
+    assert answer_problem("draft", 3, 2) == "an answer to the question 'draft' must be a card id (a text), not 3"
+
+
+class Watcher:
+    """Plays 公开集市 whenever it can, else answers with the first option; at each draft question notes what
+    every seat sees."""
+
+    name = "watcher"
+
+    def __init__(self, seat: int, seen: list, games: list) -> None:
+        self.seat, self.seen, self.games = seat, seen, games
+
+    def choose(self, obs, q) -> int:
+        if q.kind.value == "draft":
+            game = self.games[0]
+            self.seen.append((q.seat, tuple(q.options),
+                              [tuple(c.id for c in game.observation(s).pool) for s in range(game.players)]))
+        if q.kind.value == "action" and ("play", "open_market") in q.options:
+            return q.options.index(("play", "open_market"))
+        return 0
+
+
+def test_a_draft_s_cards_are_face_up_to_every_seat_and_each_seat_takes_one_in_turn():
+    from rulekit.engine import make_game
+
+    reach = load_content(REACH)
+    seen: list = []
+    games: list = []
+    for seed in range(40):
+        seen.clear()
+        games.clear()
+        game = make_game(reach, seed, [Watcher(s, seen, games) for s in range(3)], players=3)
+        games.append(game)
+        game.run()
+        if seen:
+            break
+    assert seen, "no draft in 40 games"
+    _, options, views = seen[0]
+    assert all(view == views[0] for view in views) and set(options) <= set(views[0])
+    asked = [seat for seat, _, _ in seen[:3]]
+    assert len(set(asked)) == len(asked), asked         # one card each, going round the table
+    assert len(seen[1][1]) < len(options) or len(seen) == 1
+    assert games[0].observation(0).pool == ()            # the pool is gone once the draft is over
+
+
+@pytest.mark.parametrize("agents", [["random"], ["greedy", "random", "greedy", "random"]])
+def test_the_bots_answer_a_draft_and_the_log_reads_back(agents):
+    from rulekit.engine import new_game
+    from rulekit.play import record_problem
+
+    reach = load_content(REACH)
+    drafted = 0
+    for seed in range(12):
+        log: list = []
+        new_game(reach, seed, agents, players=4, log=log).run()
+        drafted += sum(1 for r in log if r["e"] == "drafted")
+        assert not [p for r in log if (p := record_problem(r, 4))]
+    assert drafted > 0
+
+
+def test_a_draft_is_valued_as_one_card_of_its_stage():
+    reach = load_content(REACH)
+    card = reach.lookup("open_market")
+    assert E.unreadable(card) == ()
+    assert estgen.of(card).unreadable == ()

@@ -18,6 +18,8 @@ every seat sees, or the one seat that saw it. A seat's history is the entries it
 | advisor | card id | the seat that kept it (face up to all once every advisor is kept) |
 | arranged | ((cell, front), ...) | the planner's seat: the fronts it saw and where it put them |
 | given | giver, taker | public; the card id goes to both (`gave` / `got`) |
+| draft | stage, (card id, ...) | public (a draft's cards lie face up) |
+| drafted | seat, card id | public (the card a seat takes from a draft's face-up pool) |
 
 Deck and discard sizes, hand sizes, tracks, tableaus and the board are read from the state as it stands
 (core/observation.py); `info_key` puts them and the history together.
@@ -51,13 +53,18 @@ def from_record(kind: str, data: dict[str, Any]) -> tuple[Entry, ...]:
         return ((PUBLIC, kind, data["card"]),)
     if kind == "advisor":
         return ((data["seat"], kind, data["card"]),)
+    if kind == "draft":
+        return ((PUBLIC, kind, data["stage"], tuple(data["cards"])),)
+    if kind == "drafted":
+        return ((PUBLIC, kind, data["seat"], data["card"]),)
     if kind == "given":
         src, dst, card = data["seat"], data["to"], data["card"]
         return (PUBLIC, kind, src, dst), (src, "gave", card, dst), (dst, "got", card, "given")
     return ()
 
 
-KEPT = frozenset({"play", "execute", "switch", "offer", "sold", "unsold", "event", "advisor", "given"})
+KEPT = frozenset({"play", "execute", "switch", "offer", "sold", "unsold", "event", "advisor", "given", "draft",
+                  "drafted"})
 
 
 def seen_by(state: GameState, seat: int) -> tuple[Entry, ...]:
@@ -91,4 +98,5 @@ def info_key(game: Game, seat: int) -> tuple:
         tuple(c.id for c in st.history), st.current_event.id if st.current_event else None, len(st.event_deck),
         tuple(sorted((k, len(v)) for k, v in st.decks.items())), tuple(sorted((k, len(v)) for k, v in st.discards.items())),
         seen_by(st, seat),
+        *((tuple(c.id for c in st.pool),) if st.pool else ()),      # a draft's face-up pool, while it lies
     )

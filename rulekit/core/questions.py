@@ -34,6 +34,7 @@ class Ask(enum.StrEnum):
     ARRANGE = "arrange"      # Cells (where the planner places a tile whose front it has seen)
     PLAYER = "player"        # seats (`choose player:`), 0 for P1
     GIVE = "give"            # card ids (a card the subject gives away)
+    DRAFT = "draft"          # card ids (a card taken from a draft's face-up pool)
 
 
 class Cell(NamedTuple):
@@ -140,6 +141,7 @@ KINDS: dict[Ask, Form] = {
     Ask.ARRANGE: Form("where to place a tile", CELL_WORDS, ("cell",), lambda v, n: _cell(v)),
     Ask.PLAYER: Form("which player (P1, P2 …)", SEAT_WORDS, ("player",), lambda v, n: _whole(v) and 0 <= v < n),  # type: ignore[operator]
     Ask.GIVE: Form("which card to give", CARD_WORDS, ("card",), lambda v, n: _card(v)),
+    Ask.DRAFT: Form("which card to take from the draft", CARD_WORDS, ("card",), lambda v, n: _card(v)),
 }
 assert list(KINDS) == list(Ask), "every kind of question has one Form, in Ask's order"
 # Kinds whose answer is a number (a scenario shows their legal answers as a range).

@@ -137,6 +137,7 @@ class R(StrEnum):
     COUNTER_START = ("RK270", ERROR, "a counter's first value (`counters: {NAME: \"= EXPR\"}`) that reads a counter",
                      (CHECKS,))
     THEY_CHOOSE = "RK271", WARNING, "`they choose:` where it changes nothing", (ITEM_CHECKS,)
+    DRAFT_IN_PLAYER_BLOCK = "RK272", WARNING, "`draft` inside a player block: a draft for each player", (ITEM_CHECKS,)
     # whole content folder (loader)
     DUPLICATE_ID = "RK301", ERROR, "duplicate card id", (CHECKS,)
     DUPLICATE_NAME = "RK302", ERROR, "duplicate card name within a kind", (CHECKS,)

@@ -1912,6 +1912,30 @@ DOCS: dict[R, Doc] = _docs(
                   cure 1 mild
         """),
     ),
+    _doc(
+        R.DRAFT_IN_PLAYER_BLOCK,
+        """
+        Finds `draft N from stage K` inside a player block (`each player:`, `choose player:`,
+        `player with …:`, `me:`).
+        """,
+        """
+        One draft already goes round the whole table: every player takes a card in turn order.
+        Inside a player block it runs once for each player the block visits, laying out new cards
+        each time, so every player takes several.
+        """,
+        _policy("""
+            on play:
+              each player:
+                draft 2 from stage 1
+        """),
+        """
+        Write `draft` once, outside the block.
+        """,
+        _policy("""
+            on play:
+              draft players + 1 from stage 1
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

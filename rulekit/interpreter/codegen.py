@@ -261,6 +261,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         keep = self.expr(st.keep, s) if st.keep is not None else "None"
         self.emit(i, f"rt.draw(f, {s}, {self.expr(st.count, s)}, {self.expr(st.stage, s)}, {keep})", st.pos.line)
 
+    def s_Draft(self, st: ast.Draft, i: int, s: str) -> None:
+        self.emit(i, f"rt.draft(f, {s}, {self.expr(st.count, s)}, {self.expr(st.stage, s)})", st.pos.line)
+
     def s_Unlock(self, st: ast.Unlock, i: int, s: str) -> None:
         self.emit(i, f"rt.unlock(f, {s}, {self.expr(st.stage, s)})", st.pos.line)
 

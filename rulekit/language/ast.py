@@ -323,6 +323,15 @@ class Me(Node):
 
 
 @dataclass(frozen=True)
+class Draft(Node):
+    """`draft N from stage K` — N cards of the stage's deck laid out face up; the players take one each in turn
+    order, from the subject on (an event's: from the round's first player); the rest go to the discard pile."""
+
+    count: Expr
+    stage: Expr
+
+
+@dataclass(frozen=True)
 class TheyChoose(Node):
     """`they choose:` — inside another player's block, that player (the subject) makes the block's choices on
     the board (which residents, how many, `choose NAME from`), which are otherwise the card's owner's."""
@@ -332,7 +341,7 @@ class TheyChoose(Node):
 
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay
         | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent
-        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | TheyChoose)
+        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | TheyChoose | Draft)
 
 
 def bodies(s: Stmt) -> tuple[tuple[Stmt, ...], ...]:

@@ -204,6 +204,10 @@ class AstBuilder(Transformer):
         _, count, _from, _stage, stage, *rest = ch     # rest: [KEEP expr]
         return ast.Draw(self.pos(ch[0], ch[-1]), count.node, stage.node, rest[1].node if rest else None)
 
+    def draft_stmt(self, ch: list[Any]) -> ast.Draft:
+        _, count, _from, _stage, stage = ch
+        return ast.Draft(self.pos(ch[0], ch[-1]), count.node, stage.node)
+
     def unlock_stmt(self, ch: list[Any]) -> ast.Unlock:
         return ast.Unlock(self.pos(ch[0], ch[2]), ch[2].node)
 

@@ -616,6 +616,20 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             self.report(R.KEEP_MORE_THAN_DRAWN, s.keep.pos,
                         f"`keep {keep}` is more than the {n} card{'s' if n != 1 else ''} drawn", hint=f"keep at most {n}")
 
+    def s_Draft(self, s: ast.Draft) -> None:
+        """`draft N from stage K`: a number of cards, a stage; once for the table, so not inside a player block."""
+        self.number(s.count, "the number of cards to lay out")
+        self.number(s.stage, "the stage to draft from")
+        self.stage_number(s.stage, "draft … from stage {}")
+        n = self.const(s.count)
+        if n is not None and n > 0:
+            self.steps += n               # a step for each card laid out
+            self.counted(s.pos, self.steps - n - 1)
+        if self.players:
+            self.report(R.DRAFT_IN_PLAYER_BLOCK, s.pos, "`draft` inside a player block lays out cards once for each "
+                        "player the block visits, and each time every player takes one",
+                        hint="write `draft` outside the block: one draft lets every player take a card in turn order")
+
     def s_Unlock(self, s: ast.Unlock) -> None:
         self.needs_subject(s, "`unlock`")
         self.number(s.stage, "`unlock stage`")

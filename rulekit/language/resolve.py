@@ -271,6 +271,10 @@ class _Resolver(Visitor, walks=("statements", "expressions", "declarations")):
         self.expr(s.stage)
         self.maybe(s.keep)
 
+    def s_Draft(self, s: ast.Draft) -> None:
+        self.expr(s.count)
+        self.expr(s.stage)
+
     def s_Unlock(self, s: ast.Unlock) -> None:
         self.expr(s.stage)
 

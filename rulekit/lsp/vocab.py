@@ -75,6 +75,7 @@ _STATEMENT_EXAMPLES = {
     "give": "each other player:\n  give 1 money", "discard": "discard 1 cards",
     "may discard": "may discard 1 cards:\n  money += 3",
     "after": "after 2 rounds:\n  money += 3", "me": "each other player:\n  money -= 1\n  me:\n    money += 1",
+    "draft": "draft 4 from stage 1",
     "they choose": "choose other player:\n  they choose:\n    kill 1 mild",
 }
 
