@@ -296,7 +296,7 @@ KEYWORDS = (
     "on", "when", "once", "react", "modify", "by", "min", "shield", "seal", "let", "choose",
     "from", "to", "spend", "pay", "as", "draw", "stage", "keep", "unlock", "prevent", "if",
     "elif", "else", "each", "other", "player", "where", "with", "repeat", "may", "all", "any",
-    "up", "it", "and", "or", "not", "after", "skip", "count", "me", "next", "they", "draft",
+    "up", "it", "and", "or", "not", "after", "skip", "count", "me", "next", "they", "draft", "becomes",
 )
 
 # Statement words in the grammar, with a line each for the docs.

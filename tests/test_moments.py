@@ -209,3 +209,73 @@ def test_a_draft_is_valued_as_one_card_of_its_stage():
     card = reach.lookup("open_market")
     assert E.unreadable(card) == ()
     assert estgen.of(card).unreadable == ()
+
+
+# ---- once when becomes COND: ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src", [
+    "once when becomes tiles == 0 and infected == 0:\n  score += 3\n",
+    "once when becomes money >= 10:\n  economy += 2\nonce when becomes round > 5:\n  score += 1\n",
+])
+def test_once_when_becomes_reads_clean(src):
+    assert effect_seen(src) == []
+
+
+def test_when_becomes_without_once_is_refused():
+    (code, line, col, message, hint), = effect_seen("when becomes healthy == 0:\n  score += 3\n")
+    assert (code, line, col) == (R.BECOMES_NEEDS_ONCE, 1, 1)
+    assert message == ("`when becomes` needs `once`: the block runs the first time the condition holds, and never "
+                       "again")
+    assert hint == "write `once when becomes …:`"
+
+
+def test_a_becomes_condition_that_reads_nothing_never_changes():
+    (code, line, col, message, _), = effect_seen("once when becomes 1 > 0:\n  score += 3\n")
+    assert (code, line, col) == (R.BECOMES_NEVER_CHANGES, 1, 19)
+    assert message == ("this condition reads nothing of the game, so it never changes: the block runs as soon as "
+                       "the card is in play, or never")
+
+
+def test_a_becomes_condition_must_be_true_or_false_and_cannot_read_it():
+    found = effect_seen("once when becomes money:\n  score += 3\nonce when becomes it == 1:\n  score += 1\n")
+    assert [(c, row, col) for c, row, col, _, _ in found] == [(R.NEEDS_CONDITION, 1, 19), (R.IT_WITHOUT_TRIGGER, 3, 19)]
+    assert found[0][3] == "`once when becomes` needs a true/false condition, but this is a number"
+
+
+def test_a_misspelt_name_in_a_becomes_condition_gets_its_did_you_mean():
+    (code, line, col, message, _), = effect_seen("once when becomes infectd == 0:\n  score += 3\n")
+    assert (code, line, col) == (R.UNKNOWN_NAME, 1, 19)
+    assert message.startswith("unknown name 'infectd' — did you mean 'infected'")
+
+
+def test_an_event_cannot_have_once_when_becomes():
+    (code, line, _, message, _), *_ = effect_seen("once when becomes money > 3:\n  score += 1\n", kind="event")
+    assert (code, line) == (R.HANDLER_NOT_FOR_KIND, 1)
+    assert message.startswith("an event cannot have `once when becomes`")
+
+
+def test_a_condition_where_a_trigger_goes_is_pointed_at_once_when_becomes():
+    (_, _, _, _, hint), = effect_seen("once when money > 5:\n  policy += 1\n")
+    assert hint is not None and hint.startswith("for the first time it holds, write `once when becomes money > 5:`")
+
+
+def test_once_when_becomes_fires_once_and_is_checked_after_every_step():
+    """A game of the reach fixture: each card's handler ran at most once per seat, and both evaluators agree
+    (test_evaluators_agree); here: its condition held when it ran."""
+    from rulekit.engine import new_game
+
+    reach = load_content(REACH)
+    runs = 0
+    for seed in range(6):
+        log: list = []
+        new_game(reach, seed, ["random"], players=3, log=log, verbose=True).run()
+        fired = [(r["seat"], r["card"]) for r in log if r["e"] == "fire" and r["how"] == "once when becomes"]
+        assert len([f for f in fired if f[1] == "watchman"]) == len({f for f in fired if f[1] == "watchman"})
+        runs += len(fired)
+    assert runs > 0
+
+
+def test_once_when_becomes_is_valued_as_a_once_trigger():
+    reach = load_content(REACH)
+    card = reach.lookup("all_clear")
+    assert E.unreadable(card) == () and estgen.of(card).unreadable == ()

@@ -81,7 +81,7 @@ class Frame:
 class Tables:
     """A seat's cards in play, indexed once per change of its tableau or advisor (not per question)."""
 
-    __slots__ = ("_fired", "modifiers", "names", "on", "played", "sealed", "shields", "skips", "triggers")
+    __slots__ = ("_fired", "becomes", "modifiers", "names", "on", "played", "sealed", "shields", "skips", "triggers")
 
     def __init__(self, program: Program, seat_state: SeatState) -> None:
         active: list[tuple[Any, Entry | None]] = []      # (compiled card, entry), handler order
@@ -93,6 +93,7 @@ class Tables:
         self.on: dict[str, list] = {}
         self.triggers: dict[str, list] = {}        # word -> [(key, fn, once, card, entry, position, word)]
         self.modifiers: dict[str, list] = {}
+        self.becomes: list = []                    # [(key, condition, fn, card, entry)], handler order
         self._fired: dict[tuple[str, ...], tuple] = {}
         shields: set[str] = set()
         skips: set[str] = set()
@@ -105,6 +106,8 @@ class Tables:
                     self.triggers.setdefault(word, []).append((key, fn, once, compiled.card, entry, position, word))
             for quantity, fn, floor in compiled.modifiers:
                 self.modifiers.setdefault(quantity, []).append((fn, floor, compiled.card, entry))
+            for key, cond, fn in compiled.becomes:
+                self.becomes.append((key, cond, fn, compiled.card, entry))
             shields.update(compiled.shields)
             skips.update(compiled.skips)
             self.sealed = self.sealed or "border" in compiled.seals
@@ -140,6 +143,7 @@ class Handlers:
     _tables: list[Tables | None]
     _on_index: dict[str, dict[int, list[tuple[Handler, Card, Entry | None]]]] | None
     _chain: list[Card]
+    _becoming: bool
     _history: frozenset[str]
     _history_len: int
 
@@ -247,7 +251,32 @@ class Handlers:
             self.deadline = outer
         if self.verbose:
             self.record("done", card=card.id, prevented=frame.prevented)
+        if not chain and self.program.hears_becomes:
+            self.check_becomes()
         return frame
+
+    def check_becomes(self) -> None:
+        """`once when becomes COND:` — every seat's cards in play, in turn order and handler order: a handler
+        whose condition now holds runs, once in the game (docs/language.md 5.41). Called after every step of
+        the rules and after every outermost effect; what a handler run changes is checked again at once."""
+        if self._becoming:
+            return
+        self._becoming = True
+        try:
+            ran = True
+            while ran:
+                ran = False
+                for seat in self.in_order():
+                    p = self.state.seats[seat]
+                    for key, cond, fn, card, entry in self.tables(seat).becomes:
+                        if key in p.once_fired or p.out or self.state.over:
+                            continue
+                        if self.evaluate(cond, card, seat, entry):
+                            p.once_fired.add(key)
+                            self.run_handler(fn, card, seat, entry, how="once when becomes")
+                            ran = True
+        finally:
+            self._becoming = False
 
     def evaluate(self, fn: Expression, card: Card, seat: int, entry: Entry | None = None) -> Any:
         """A modifier's amount or a combo's condition, for a seat, within one effect's step budget (its

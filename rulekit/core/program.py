@@ -82,6 +82,8 @@ class CompiledCard(Protocol):
     @property
     def starts(self) -> Sequence[tuple[str, Expression]]: ...      # counters' first values: (name, fn)
     @property
+    def becomes(self) -> Sequence[tuple[str, Expression, Handler]]: ...  # `once when becomes`: (key, cond, fn)
+    @property
     def shields(self) -> tuple[str, ...]: ...
     @property
     def seals(self) -> tuple[str, ...]: ...
@@ -112,6 +114,8 @@ class Program(Protocol):
     def hears_event(self) -> bool: ...
     @property
     def hears_play(self) -> bool: ...
+    @property
+    def hears_becomes(self) -> bool: ...            # some card has `once when becomes COND:`
     @property
     def combos(self) -> tuple[Card, ...]: ...
     @property

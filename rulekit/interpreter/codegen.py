@@ -372,6 +372,8 @@ def generate(card: CardLike, checked: Checked | None, handlers: Sequence[ast.Han
     gen = _Gen(card, checked)
     for k, h in enumerate(handlers):
         gen.handler(f"h{k}", h.body, h.pos.line)
+        if h.condition is not None:                 # `once when becomes COND:`
+            gen.expression(f"b{k}", h.condition, h.pos.line)
     for k, m in enumerate(modifiers):
         gen.expression(f"m{k}", m.expr, m.pos.line)
     condition = checked.condition if checked is not None else None

@@ -42,6 +42,8 @@ class CompiledCard:
     code: codegen.CardCode | None = None                           # the generated module (compiled evaluator)
     # counters whose first value is worked out when the card enters play: (name, (rt, seat, entry) -> number)
     starts: tuple[tuple[str, Expression], ...] = ()
+    # `once when becomes COND:` handlers: (key, the condition, the block)
+    becomes: list[tuple[str, Expression, Handler]] = field(default_factory=list)
 
 
 def handler_key(h: ast.Handler) -> str:
@@ -64,6 +66,7 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
     if evaluator == "compiled":
         out.code = codegen.generate(card, checked, handlers, modifiers)
         fns = out.code.functions
+        becomes = {k: fns[f"b{k}"] for k, h in enumerate(handlers) if h.condition is not None}
         hfn = [fns[f"h{k}"] for k in range(len(handlers))]
         mfn = [fns[f"m{k}"] for k in range(len(modifiers))]
         out.condition = fns.get("c")
@@ -72,6 +75,8 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
         hfn, mfn, out.condition = [], [], None
         if checked is not None:
             hfn = [reference.handler(h.body, checked, card, h.pos.line) for h in handlers]
+            becomes = {k: reference.expression(h.condition, checked, card, h.pos.line)
+                       for k, h in enumerate(handlers) if h.condition is not None}
             mfn = [reference.expression(m.expr, checked, card, m.pos.line) for m in modifiers]
             condition = checked.condition
             out.condition = reference.expression(condition, checked, None, condition.pos.line or card.line) \
@@ -82,6 +87,8 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
             out.on[handler_key(h)] = fn
         elif h.form == "react":
             out.react[h.event] = fn
+        elif h.condition is not None:
+            out.becomes.append((f"{card.id}/{n}", becomes[n], fn))
         else:
             out.triggers.setdefault(h.event, []).append((f"{card.id}/{n}", fn, h.form == "once"))
     out.modifiers = [(m.quantity, fn, m.floor) for m, fn in zip(modifiers, mfn, strict=False)]
@@ -94,7 +101,7 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
             elif isinstance(item, ast.Skip):
                 out.skips += (item.step,)
     out.starts = tuple((name, _start(card, start, evaluator)) for name, start in card.starts)
-    out.playable = bool(out.on or out.triggers or out.modifiers or out.shields or out.seals or out.skips) \
+    out.playable = bool(out.on or out.triggers or out.becomes or out.modifiers or out.shields or out.seals or out.skips) \
         or not out.react
     return out
 
@@ -132,6 +139,7 @@ class Program:
         self.hears_cure = any("cure" in c.triggers or "cure" in c.react for c in self.cards.values())
         self.hears_event = any("event" in c.triggers or "event" in c.react for c in self.cards.values())
         self.hears_play = any("play" in c.triggers or "play" in c.react for c in self.cards.values())
+        self.hears_becomes = any(c.becomes for c in self.cards.values())     # `once when becomes` anywhere
         chosen = combos if combos is not None else content.of_kind("combo")
         self.combos = tuple(sorted(chosen, key=lambda c: c.id))
         self.unlock: dict[str, tuple[Callable, str, int]] = {}

@@ -363,6 +363,9 @@ class Handler(Node):
     body: tuple[Stmt, ...]
     event_pos: Pos
     edge_pos: Pos = NOPOS
+    # `once when becomes COND:` (event 'becomes'): the condition; out of repr, so the printed trees of every
+    # effect written before it are unchanged.
+    condition: Expr | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

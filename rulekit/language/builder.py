@@ -132,6 +132,16 @@ class AstBuilder(Transformer):
     def once_handler(self, ch: list[Any]) -> ast.Handler:
         return self._trigger_handler("once", ch)
 
+    def once_becomes_handler(self, ch: list[Any]) -> ast.Handler:
+        return self._becomes("once", ch[2], ch[3].node, ch)
+
+    def when_becomes_handler(self, ch: list[Any]) -> ast.Handler:
+        return self._becomes("when", ch[1], ch[2].node, ch)
+
+    def _becomes(self, form: str, word: Token, condition: ast.Expr, ch: list[Any]) -> ast.Handler:
+        return ast.Handler(self.pos(ch[0], ch[-1]), form, "becomes", None, ch[-1].body, self.tok(word),
+                           condition=condition)
+
     def react_handler(self, ch: list[Any]) -> ast.Handler:
         return self._trigger_handler("react", ch)
 

@@ -182,6 +182,10 @@ class _Resolver(Visitor, walks=("statements", "expressions", "declarations")):
     def program(self, program: ast.Program) -> None:
         for item in program.items:
             if isinstance(item, ast.Handler):
+                if item.condition is not None:          # `once when becomes COND:`
+                    self.scopes = [{}]
+                    self.expr(item.condition)
+                    self.scopes = []
                 self.block(item.body)
             else:
                 self.decl(item)

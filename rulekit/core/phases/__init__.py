@@ -36,7 +36,10 @@ def advance(g: Game, auto: bool = False) -> Question | None:
     st = g.state
     seats = st.seats
     choose = g.choose_now
+    becomes = g.program.hears_becomes
     while True:
+        if becomes:
+            g.check_becomes()                   # after every step of the rules (docs/language.md 5.41)
         if g.halt:
             g.halt = False
             return None
