@@ -279,3 +279,26 @@ def test_once_when_becomes_is_valued_as_a_once_trigger():
     reach = load_content(REACH)
     card = reach.lookup("all_clear")
     assert E.unreadable(card) == () and estgen.of(card).unreadable == ()
+
+
+def test_skipping_conditions_whose_reads_did_not_change_changes_no_game(monkeypatch):
+    """check_becomes works a condition out again only when what its card reads changed: the same games as
+    working every condition out at every check."""
+    from rulekit.core.handlers import Handlers
+    from rulekit.engine import new_game
+
+    reach = load_content(REACH)
+
+    def games() -> list:
+        logs = []
+        for seed in range(8):
+            log: list = []
+            agents = ["random"] if seed % 2 else ["greedy", "random", "random", "greedy"]
+            new_game(reach, seed, agents, players=4, log=log, verbose=True).run()
+            logs.append(log)
+        return logs
+
+    cached = games()
+    monkeypatch.setattr(Handlers, "_signature", lambda self, reads: object())     # never equal: no skipping
+    assert games() == cached
+    assert any(r["e"] == "fire" and r["how"] == "once when becomes" for log in cached for r in log)

@@ -93,7 +93,7 @@ class Tables:
         self.on: dict[str, list] = {}
         self.triggers: dict[str, list] = {}        # word -> [(key, fn, once, card, entry, position, word)]
         self.modifiers: dict[str, list] = {}
-        self.becomes: list = []                    # [(key, condition, fn, card, entry)], handler order
+        self.becomes: list = []                    # [(key, condition, fn, card, entry, reads)], handler order
         self._fired: dict[tuple[str, ...], tuple] = {}
         shields: set[str] = set()
         skips: set[str] = set()
@@ -106,8 +106,8 @@ class Tables:
                     self.triggers.setdefault(word, []).append((key, fn, once, compiled.card, entry, position, word))
             for quantity, fn, floor in compiled.modifiers:
                 self.modifiers.setdefault(quantity, []).append((fn, floor, compiled.card, entry))
-            for key, cond, fn in compiled.becomes:
-                self.becomes.append((key, cond, fn, compiled.card, entry))
+            for key, cond, fn, reads in compiled.becomes:
+                self.becomes.append((key, cond, fn, compiled.card, entry, reads))
             shields.update(compiled.shields)
             skips.update(compiled.skips)
             self.sealed = self.sealed or "border" in compiled.seals
@@ -144,6 +144,7 @@ class Handlers:
     _on_index: dict[str, dict[int, list[tuple[Handler, Card, Entry | None]]]] | None
     _chain: list[Card]
     _becoming: bool
+    _becomes_false: dict[tuple[int, str], Any]
     _history: frozenset[str]
     _history_len: int
 
@@ -262,21 +263,51 @@ class Handlers:
         if self._becoming:
             return
         self._becoming = True
+        st = self.state
+        false_at = self._becomes_false      # (seat, key) -> the signature at which it was last false
         try:
             ran = True
             while ran:
                 ran = False
+                sigs: dict[frozenset[str], tuple] = {}
                 for seat in self.in_order():
-                    p = self.state.seats[seat]
-                    for key, cond, fn, card, entry in self.tables(seat).becomes:
-                        if key in p.once_fired or p.out or self.state.over:
+                    p = st.seats[seat]
+                    for key, cond, fn, card, entry, reads in (self._tables[seat] or self._index(seat)).becomes:
+                        if key in p.once_fired or p.out or st.over:
                             continue
+                        sig = None
+                        if reads is not None:       # worked out again only when something it reads changed
+                            sig = sigs.get(reads)
+                            if sig is None:
+                                sig = sigs[reads] = self._signature(reads)
+                            if "counters" in reads:
+                                kept = entry.counters if entry is not None else p.advisor_counters
+                                sig = (sig, tuple(kept.items()))
+                            if false_at.get((seat, key)) == sig:
+                                continue
                         if self.evaluate(cond, card, seat, entry):
                             p.once_fired.add(key)
                             self.run_handler(fn, card, seat, entry, how="once when becomes")
                             ran = True
+                            break
+                        if sig is not None:
+                            false_at[(seat, key)] = sig
+                    if ran:
+                        break
         finally:
             self._becoming = False
+
+    def _signature(self, reads: frozenset[str]) -> tuple:
+        """What of the game a condition reading `reads` can see, as one value (equal: the condition is too)."""
+        st = self.state
+        seats = st.seats
+        return (tuple(st.board_version) if "board" in reads else None,
+                tuple((p.medical, p.disease, p.policy, p.score, p.economy, p.money) for p in seats)
+                if "tracks" in reads else None,
+                st.round if "round" in reads else None,
+                tuple(p.unlocked for p in seats) if "stage" in reads else None,
+                tuple(len(p.hand) for p in seats) if "hand" in reads else None,
+                tuple(p.out for p in seats))
 
     def evaluate(self, fn: Expression, card: Card, seat: int, entry: Entry | None = None) -> Any:
         """A modifier's amount or a combo's condition, for a seat, within one effect's step budget (its

@@ -82,7 +82,7 @@ class CompiledCard(Protocol):
     @property
     def starts(self) -> Sequence[tuple[str, Expression]]: ...      # counters' first values: (name, fn)
     @property
-    def becomes(self) -> Sequence[tuple[str, Expression, Handler]]: ...  # `once when becomes`: (key, cond, fn)
+    def becomes(self) -> Sequence[tuple[str, Expression, Handler, frozenset[str] | None]]: ...  # (key, cond, fn, reads)
     @property
     def shields(self) -> tuple[str, ...]: ...
     @property

@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from rulekit.core.game import Game
 
 EVALUATORS = ("compiled", "reference")
+# What a `once when becomes` condition may read for the core to skip working it out again while none of it
+# changed (Handlers.check_becomes): the boards, the tracks, the round, the stages, hand sizes, the counters.
+BECOMES_READS = frozenset({"board", "tracks", "round", "stage", "hand", "counters"})
 
 
 @dataclass
@@ -42,8 +45,9 @@ class CompiledCard:
     code: codegen.CardCode | None = None                           # the generated module (compiled evaluator)
     # counters whose first value is worked out when the card enters play: (name, (rt, seat, entry) -> number)
     starts: tuple[tuple[str, Expression], ...] = ()
-    # `once when becomes COND:` handlers: (key, the condition, the block)
-    becomes: list[tuple[str, Expression, Handler]] = field(default_factory=list)
+    # `once when becomes COND:` handlers: (key, the condition, the block, what the card's text reads of the game
+    # when that is only what the core can tell has not changed (BECOMES_READS), else None)
+    becomes: list[tuple[str, Expression, Handler, frozenset[str] | None]] = field(default_factory=list)
 
 
 def handler_key(h: ast.Handler) -> str:
@@ -88,7 +92,8 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
         elif h.form == "react":
             out.react[h.event] = fn
         elif h.condition is not None:
-            out.becomes.append((f"{card.id}/{n}", becomes[n], fn))
+            reads = checked.reads if checked is not None and checked.reads <= BECOMES_READS else None
+            out.becomes.append((f"{card.id}/{n}", becomes[n], fn, reads))
         else:
             out.triggers.setdefault(h.event, []).append((f"{card.id}/{n}", fn, h.form == "once"))
     out.modifiers = [(m.quantity, fn, m.floor) for m, fn in zip(modifiers, mfn, strict=False)]
