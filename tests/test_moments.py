@@ -281,10 +281,17 @@ def test_once_when_becomes_is_valued_as_a_once_trigger():
     assert E.unreadable(card) == () and estgen.of(card).unreadable == ()
 
 
+class _NeverSeen(dict):
+    """A cache of where conditions were false that remembers nothing: every condition worked out at every check."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
 def test_skipping_conditions_whose_reads_did_not_change_changes_no_game(monkeypatch):
     """check_becomes works a condition out again only when what its card reads changed: the same games as
     working every condition out at every check."""
-    from rulekit.core.handlers import Handlers
+    from rulekit.core.game import Game
     from rulekit.engine import new_game
 
     reach = load_content(REACH)
@@ -299,6 +306,12 @@ def test_skipping_conditions_whose_reads_did_not_change_changes_no_game(monkeypa
         return logs
 
     cached = games()
-    monkeypatch.setattr(Handlers, "_signature", lambda self, reads: object())     # never equal: no skipping
+    init = Game.__init__
+
+    def forgetful(self, *args, **kwargs) -> None:
+        init(self, *args, **kwargs)
+        self._becomes_false = _NeverSeen()          # no condition skipped
+
+    monkeypatch.setattr(Game, "__init__", forgetful)
     assert games() == cached
     assert any(r["e"] == "fire" and r["how"] == "once when becomes" for log in cached for r in log)
