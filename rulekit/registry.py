@@ -360,7 +360,7 @@ KEYWORDS = (
     "from", "to", "spend", "pay", "as", "draw", "stage", "keep", "unlock", "prevent", "if",
     "elif", "else", "each", "other", "player", "where", "with", "repeat", "may", "all", "any",
     "up", "it", "and", "or", "not", "after", "skip", "count", "me", "next", "while", "floor", "ceiling",
-    "rerolls", "they", "mark",
+    "rerolls", "they", "mark", "draft", "becomes",
 )
 
 # Statement words in the grammar, with a line each for the docs.
@@ -398,6 +398,8 @@ STATEMENTS: dict[str, Word] = _index(
     Word("that player", "那名玩家", "that player: — in `when other …`, the player whose moment it is (5.35)"),
     Word("choose cell", "选择格子", "choose cell [with KIND]: — the card's owner picks one cell of the subject's board "
                                    "(holding a KIND), which is `it` in the block; none: the block is skipped"),
+    Word("draft", "轮抽", "draft N from stage K — N cards laid out face up; every player takes one in turn order, "
+                          "from the subject on; the rest go to that stage's discard pile"),
     Word("they choose", "由他们选", "they choose: — inside another player's block, that player makes the block's choices "
                                   "on the board (which residents, how many, choose NAME from), by default the owner's"),
     Word("next to", "相邻", "VERB AMOUNT KIND next to KIND2 — only the subject's residents orthogonally next to a KIND2 "

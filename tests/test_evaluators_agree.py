@@ -56,7 +56,8 @@ def reach_content():
 
 # The cards of reach_moments.yaml (and advisors/moments.yaml): counters' first values, ...
 MOMENTS_FIRED = {("remembrance", "on play"), ("remembrance", "on round end"), ("archivist", "on round end"),
-                 ("cross_triage", "on play")}
+                 ("cross_triage", "on play"), ("open_market", "on play"), ("all_clear", "once when becomes"),
+                 ("watchman", "once when becomes")}
 
 
 @pytest.mark.parametrize("block", range(2))

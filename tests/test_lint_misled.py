@@ -81,7 +81,8 @@ def test_a_condition_where_a_trigger_goes_is_told_to_check_it_in_a_handler(head)
     code, row, _, message, hint = found
     assert (code, row) == (R.EFFECT_SYNTAX, 1)
     assert message == f"`{head} money > 5`: `{head}` takes a trigger (a moment such as `death` or `unsold`), not a condition"
-    assert hint is not None and "`on round end:` then `if money > 5:`" in hint and "counters: {done: 0}" in hint
+    assert hint is not None and "`on round end:` then `if money > 5:`" in hint
+    assert hint.startswith("for the first time it holds, write `once when becomes money > 5:` (docs/language.md 5.41)")
     never_reserved([found])
 
 

@@ -624,6 +624,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         out.append(f"a[{EXTRA}] += kept * DRAW.get(int({self.num(s.stage)}), 1.0) + 0.2 * max(0, n - kept)")
         return out
 
+    def s_Draft(self, s: ast.Draft) -> list[str]:
+        return [f"a[{EXTRA}] += min(1, max(0, {self.num(s.count)})) * DRAW.get(int({self.num(s.stage)}), 1.0)"]
+
     def s_Unlock(self, s: ast.Unlock) -> list[str]:
         return [f"a[{EXTRA}] += 0.5 * max(0, int({self.num(s.stage)}) - w.unlocked)"]
 

@@ -582,6 +582,7 @@ class GreedyAgent:
         return self.best(values)
 
     on_give = on_discard            # a card given away: the one worth least to keep
+    on_draft = on_keep              # a card taken from a draft: the one worth most
 
     def on_offer(self, obs, q: Question) -> int:
         snap, names = self.snapshot(obs), self.names(obs)

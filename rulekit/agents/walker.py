@@ -260,6 +260,12 @@ class Walker(Visitor, walks=("statements", "expressions")):
         acc.extra += kept * DRAW.get(int(self.num(s.stage, acc)), 1.0) + 0.2 * max(0, n - kept)
         return acc
 
+    def s_Draft(self, s: ast.Draft, acc: Acc) -> Acc:
+        """A draft gives me one card of the stage (the others take one each too, from what is left)."""
+        n = self.num(s.count, acc)
+        acc.extra += min(1, max(0, n)) * DRAW.get(int(self.num(s.stage, acc)), 1.0)
+        return acc
+
     def s_Unlock(self, s: ast.Unlock, acc: Acc) -> Acc:
         acc.extra += 0.5 * max(0, int(self.num(s.stage, acc)) - self.snap.unlocked)
         return acc

@@ -43,7 +43,9 @@ STATES = ("healthy", "mild", "severe", "dead", "tiles")
 # trigger comes per round (death and cure: from the board, see handler_worth).
 IT_STATE = {"reveal mild": "mild", "reveal healthy": "healthy", "reveal": "mild", "death": "severe",
             "death severe": "severe", "death mild": "mild", "death healthy": "healthy", "cure": "healthy"}
-TRIGGER_RATE = {"reveal": 2.0, "reveal mild": 0.4, "reveal healthy": 1.6, "unsold": 0.3, "event": 1.0,
+# `becomes` (`once when becomes COND:`): the reading cannot tell when a condition first holds; a once-trigger
+# that comes now and then.
+TRIGGER_RATE = {"becomes": 0.2, "reveal": 2.0, "reveal mild": 0.4, "reveal healthy": 1.6, "unsold": 0.3, "event": 1.0,
                 "play": 1.0, "death mild": 0.2, "death healthy": 0.1}
 # A death prevented is worth what it would have cost: the point, the resident, the dead's contagion.
 # An overthrow prevented keeps the player in the game. An event prevented: its worth to me, read (over_events).

@@ -64,6 +64,10 @@ class Game(Ops):
         self._views: list[Observation | None] = [None] * state.players    # made when first asked for
         self._chain = []                       # cards whose handlers are running, outermost first
         self._frames = []                      # and their frames (what caused a moment: 5.37)
+        self._becoming = False                 # `once when becomes` conditions are being checked (check_becomes)
+        self._becomes_false: dict = {}         # check_becomes: where each condition was last false (a cache)
+        self._becomes_live = None              # some seat has a `once when becomes` card in play (None: not known)
+        self.stepping = False                  # inside the rules' decision loop (phases.advance)
         self.dying = set()                     # cells whose `death` handlers are running: no effect takes them
         self._asking = 0                       # questions asked inside a step (effects, reactions) not yet answered
         self.deadline = registry.LIMITS["game_steps"].value

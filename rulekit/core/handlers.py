@@ -89,11 +89,16 @@ class Frame:
         self.from_other = card is not None and card.kind in ("event", "combo")
 
 
+# What a `once when becomes` condition may read for check_becomes to skip it while none of it changed; without
+# "players" (aggregates, count(player …)) it reads only its own seat, and the boards (next to: any board).
+_SIGNED = ("board", "tracks", "round", "stage", "hand", "counters")
+
+
 class Tables:
     """A seat's cards in play, indexed once per change of its tableau or advisor (not per question)."""
 
-    __slots__ = ("_fired", "kept", "limits", "modifiers", "names", "off", "on", "played", "seal_in", "seal_out", "sealed",
-                 "sealed_out", "shields", "shields_while", "skips", "skips_while", "triggers")
+    __slots__ = ("_fired", "becomes", "kept", "limits", "modifiers", "names", "off", "on", "played", "seal_in",
+                 "seal_out", "sealed", "sealed_out", "shields", "shields_while", "skips", "skips_while", "triggers")
 
     def __init__(self, program: Program, seat_state: SeatState) -> None:
         active: list[tuple[Any, Entry | None]] = []      # (compiled card, entry), handler order
@@ -105,6 +110,7 @@ class Tables:
         self.on: dict[str, list] = {}
         self.triggers: dict[str, list] = {}        # word -> [(key, fn, once, card, entry, position, word)]
         self.modifiers: dict[str, list] = {}
+        self.becomes: list = []                    # [(key, condition, fn, card, entry, flags)], handler order
         self._fired: dict[tuple[str, ...], tuple] = {}
         shields: set[tuple[str, str]] = set()
         skips: set[str] = set()
@@ -123,6 +129,9 @@ class Tables:
             for word, handlers in compiled.triggers.items():
                 for key, fn, once in handlers:
                     self.triggers.setdefault(word, []).append((key, fn, once, card, entry, position, word))
+            for key, cond, fn, reads in compiled.becomes:
+                flags = None if reads is None else tuple(w in reads for w in _SIGNED)
+                self.becomes.append((key, cond, fn, card, entry, flags))
             for quantity, fn, floor, cond in compiled.modifiers:
                 self.modifiers.setdefault(quantity, []).append((fn, floor, card, entry, cond))
             for target, sources, cond in compiled.shields:
@@ -193,6 +202,10 @@ class Handlers:
     _on_index: dict[str, dict[int, list[tuple[Handler, Card, Entry | None]]]] | None
     _chain: list[Card]
     _frames: list[Frame]                   # the frames of the handlers running, outermost first (a moment's cause)
+    _becoming: bool
+    _becomes_live: bool | None
+    stepping: bool
+    _becomes_false: dict[tuple[int, str], Any]
     _history: frozenset[str]
     _history_len: int
 
@@ -231,6 +244,7 @@ class Handlers:
         """A card entered or left a seat's play (or was switched, or spent): index its tables again."""
         self._tables[seat] = None
         self._on_index = None
+        self._becomes_live = None
 
     def _phase_handlers(self, key: str, seat: int) -> list[tuple[Handler, Card, Entry | None]] | None:
         index = self._on_index
@@ -352,7 +366,65 @@ class Handlers:
             self.deadline = outer
         if self.verbose:
             self.record("done", card=card.id, prevented=frame.prevented)
+        if not chain and not self.stepping and self.program.hears_becomes:
+            self.check_becomes()            # an effect outside the rules' steps (inside one: when the step is done)
         return frame
+
+    def check_becomes(self) -> None:
+        """`once when becomes COND:` — every seat's cards in play, in turn order and handler order: a handler
+        whose condition now holds runs, once in the game (docs/language.md 5.41). Called after every step of
+        the rules and after every outermost effect; what a handler run changes is checked again at once."""
+        if self._becoming:
+            return
+        tables = self._tables
+        live = self._becomes_live
+        if live is None:
+            live = self._becomes_live = any((tables[s] or self._index(s)).becomes for s in range(self.players))
+        if not live:
+            return
+        self._becoming = True
+        st = self.state
+        false_at = self._becomes_false      # (seat, key) -> the signature at which it was last false
+        outer = self.deadline
+        rt = self.rt
+        try:
+            ran = True
+            while ran:
+                ran = False
+                board = sum(st.board_version)       # each seat's version only grows: equal sums, equal boards
+                for seat in self.in_order():
+                    p = st.seats[seat]
+                    for key, cond, fn, card, entry, flags in (tables[seat] or self._index(seat)).becomes:
+                        if key in p.once_fired or p.out or st.over:
+                            continue
+                        sig = None
+                        if flags is not None:       # worked out again only when something it reads changed
+                            b, t, r, s, h, c = flags
+                            sig = (board if b else 0,
+                                   (p.medical, p.disease, p.policy, p.score, p.economy, p.money) if t else 0,
+                                   st.round if r else 0, p.unlocked if s else 0, len(p.hand) if h else 0,
+                                   tuple((entry.counters if entry is not None else p.advisor_counters).items())
+                                   if c else 0)
+                            if false_at.get((seat, key)) == sig:
+                                continue
+                        self.deadline = min(outer, st.steps + EFFECT_STEPS)
+                        try:
+                            holds = cond(rt, seat, entry)
+                        except EFFECT_FAILURES as err:
+                            raise self.program.located(err, card, st) from None
+                        finally:
+                            self.deadline = outer
+                        if holds:
+                            p.once_fired.add(key)
+                            self.run_handler(fn, card, seat, entry, how="once when becomes")
+                            ran = True
+                            break
+                        if sig is not None:
+                            false_at[(seat, key)] = sig
+                    if ran:
+                        break
+        finally:
+            self._becoming = False
 
     def evaluate(self, fn: Expression, card: Card, seat: int, entry: Entry | None = None) -> Any:
         """A modifier's amount or a combo's condition, for a seat, within one effect's step budget (its

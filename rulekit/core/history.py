@@ -19,6 +19,8 @@ every seat sees, or the one seat that saw it. A seat's history is the entries it
 | arranged | ((cell, front), ...) | the planner's seat: the fronts it saw and where it put them |
 | given | giver, taker | public; the card id goes to both (`gave` / `got`) |
 | roll | seat (None for an event's own roll), card id, sides, value | public (every die an effect rolls) |
+| draft | stage, (card id, ...) | public (a draft's cards lie face up) |
+| drafted | seat, card id | public (the card a seat takes from a draft's face-up pool) |
 
 Deck and discard sizes, hand sizes, tracks, tableaus and the board are read from the state as it stands
 (core/observation.py); `info_key` puts them and the history together.
@@ -54,13 +56,18 @@ def from_record(kind: str, data: dict[str, Any]) -> tuple[Entry, ...]:
         return ((data["seat"], kind, data["card"]),)
     if kind == "roll":
         return ((PUBLIC, kind, data["seat"], data["card"], data["sides"], data["value"]),)
+    if kind == "draft":
+        return ((PUBLIC, kind, data["stage"], tuple(data["cards"])),)
+    if kind == "drafted":
+        return ((PUBLIC, kind, data["seat"], data["card"]),)
     if kind == "given":
         src, dst, card = data["seat"], data["to"], data["card"]
         return (PUBLIC, kind, src, dst), (src, "gave", card, dst), (dst, "got", card, "given")
     return ()
 
 
-KEPT = frozenset({"play", "execute", "switch", "offer", "sold", "unsold", "event", "advisor", "given", "roll"})
+KEPT = frozenset({"play", "execute", "switch", "offer", "sold", "unsold", "event", "advisor", "given", "roll",
+                  "draft", "drafted"})
 
 
 def seen_by(state: GameState, seat: int) -> tuple[Entry, ...]:
@@ -95,4 +102,5 @@ def info_key(game: Game, seat: int) -> tuple:
         tuple(c.id for c in st.history), st.current_event.id if st.current_event else None, len(st.event_deck),
         tuple(sorted((k, len(v)) for k, v in st.decks.items())), tuple(sorted((k, len(v)) for k, v in st.discards.items())),
         seen_by(st, seat),
+        *((tuple(c.id for c in st.pool),) if st.pool else ()),      # a draft's face-up pool, while it lies
     )

@@ -81,6 +81,7 @@ class Observation:
     rules: Any
     hand: tuple
     offers: tuple
+    pool: tuple                 # a draft's cards laid out face up, seen by every seat (empty outside a draft)
     events_left: int
     history: tuple
     current_event: Any
@@ -208,6 +209,7 @@ def _view_class(game: Game, me: int) -> type[Observation]:
         "rules": property(lambda self: rules),
         "hand": property(lambda self: tuple(game.state.seats[me].hand), doc="This seat's own hand."),
         "offers": property(lambda self: tuple(game.state.offers)),
+        "pool": property(lambda self: tuple(game.state.pool)),
         "events_left": property(lambda self: len(game.state.event_deck)),
         "history": property(lambda self: tuple(game.state.history), doc="The events resolved so far (public)."),
         "current_event": property(lambda self: game.state.current_event,

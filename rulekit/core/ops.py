@@ -552,6 +552,39 @@ class Ops(Chance):
             self.state.discards[stage].append(c)
             self.record("discard", card=c.id)
 
+    def draft(self, f: Frame, order: Sequence[int], n: int, stage: int) -> int:
+        """`draft N from stage K`: N cards (fewer when the deck and its discard pile run out) laid out face up, the
+        pool every seat sees; each seat of `order` takes one (a DRAFT question) while any are left; the rest go
+        to the stage's discard pile. Each card laid out is a step of the effect. How many were taken."""
+        st = self.state
+        laid: list[Card] = []
+        for _ in range(n):
+            c = self.draw_policy(stage)
+            if c is None:
+                break
+            self.tick(1)
+            laid.append(c)
+        if not laid:
+            return 0
+        outer, st.pool = st.pool, laid
+        self.record("draft", stage=stage, cards=[c.id for c in laid])
+        taken = 0
+        try:
+            for seat in order:
+                if not laid:
+                    break
+                cid = self.effect_ask(seat, Ask.DRAFT, unique_ids(laid), card=f.card, text="take a card from the draft")
+                k = next(k for k, c in enumerate(laid) if c.id == cid)
+                self.to_hand(seat, laid.pop(k), f.card.id)
+                self.record("drafted", seat=seat, card=cid)
+                taken += 1
+            for c in laid:
+                st.discards[stage].append(c)
+                self.record("discard", card=c.id)
+        finally:
+            st.pool = outer
+        return taken
+
     def counters_of(self, entry: Entry | None, owner: int | None) -> dict[str, int]:
         """The numbers a card in play keeps: its tableau entry's, or its owner's advisor's."""
         if entry is not None:

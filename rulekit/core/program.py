@@ -83,6 +83,8 @@ class CompiledCard(Protocol):
     @property
     def starts(self) -> Sequence[tuple[str, Expression]]: ...      # counters' first values: (name, fn)
     @property
+    def becomes(self) -> Sequence[tuple[str, Expression, Handler, frozenset[str] | None]]: ...  # (key, cond, fn, reads)
+    @property
     def shields(self) -> tuple[tuple[str, frozenset[str], Expression | None], ...]: ...   # (target, sources, while)
     @property
     def seals(self) -> tuple[tuple[str, str, Expression | None], ...]: ...     # (target, direction, while)
@@ -117,6 +119,8 @@ class Program(Protocol):
     def hears_other(self) -> frozenset[str]: ...
     @property
     def hears_play(self) -> bool: ...
+    @property
+    def hears_becomes(self) -> bool: ...            # some card has `once when becomes COND:`
     @property
     def combos(self) -> tuple[Card, ...]: ...
     @property

@@ -35,6 +35,7 @@ class Ask(enum.StrEnum):
     PLAYER = "player"        # seats (`choose player:`), 0 for P1
     GIVE = "give"            # card ids (a card the subject gives away)
     REROLL = "reroll"        # False, True (keep the roll shown, or roll again: `roll(N, rerolls K)`)
+    DRAFT = "draft"          # card ids (a card taken from a draft's face-up pool)
 
 
 class Cell(NamedTuple):
@@ -143,6 +144,7 @@ KINDS: dict[Ask, Form] = {
     Ask.GIVE: Form("which card to give", CARD_WORDS, ("card",), lambda v, n: _card(v)),
     Ask.REROLL: Form("whether to roll the die again (yes or no)", "true or false", ("bool",),
                      lambda v, n: isinstance(v, bool)),
+    Ask.DRAFT: Form("which card to take from the draft", CARD_WORDS, ("card",), lambda v, n: _card(v)),
 }
 assert list(KINDS) == list(Ask), "every kind of question has one Form, in Ask's order"
 # Kinds whose answer is a number (a scenario shows their legal answers as a range).

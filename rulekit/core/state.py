@@ -164,6 +164,7 @@ class GameState:
         "over",
         "phase",
         "players",
+        "pool",
         "questions",
         "rng",
         "round",
@@ -193,6 +194,7 @@ class GameState:
         self.current_event: Card | None = None
         self.last_event: Card | None = None
         self.offers: list[tuple[int, Card]] = []     # the exchange's market: (owner, card) face up
+        self.pool: list[Card] = []                   # a draft's cards laid out face up (`draft N from stage K`)
         self.advisor_deck: list[Card] = []
         self.out_of_game: list[Card] = []
         self.round = 1
@@ -227,6 +229,7 @@ class GameState:
         g.history = list(self.history)
         g.current_event, g.last_event = self.current_event, self.last_event
         g.offers = list(self.offers)
+        g.pool = list(self.pool)
         g.advisor_deck = list(self.advisor_deck)
         g.out_of_game = list(self.out_of_game)
         g.round, g.phase, g.over, g.end_reason = self.round, self.phase, self.over, self.end_reason
@@ -258,6 +261,7 @@ class GameState:
             "current_event": self.current_event.id if self.current_event else None,
             "last_event": self.last_event.id if self.last_event else None,
             "offers": [[s, c.id] for s, c in self.offers],
+            "pool": ids(self.pool),
             "advisor_deck": ids(self.advisor_deck), "out_of_game": ids(self.out_of_game),
             "round": self.round, "phase": self.phase, "over": self.over, "end_reason": self.end_reason,
             "cursor": self.cursor.to_json(),
@@ -288,6 +292,7 @@ class GameState:
         g.event_deck, g.history = cards(d["event_deck"]), cards(d["history"])
         g.current_event, g.last_event = card(d["current_event"]), card(d["last_event"])
         g.offers = [(s, _card(content, c)) for s, c in d["offers"]]
+        g.pool = cards(d.get("pool", []))
         g.advisor_deck, g.out_of_game = cards(d["advisor_deck"]), cards(d["out_of_game"])
         g.round, g.phase, g.over, g.end_reason = d["round"], d["phase"], d["over"], d["end_reason"]
         g.cursor = Cursor.from_json(d["cursor"])

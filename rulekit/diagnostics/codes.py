@@ -149,6 +149,10 @@ class R(StrEnum):
     COUNTER_START = ("RK270", ERROR, "a counter's first value (`counters: {NAME: \"= EXPR\"}`) that reads a counter",
                      (CHECKS,))
     THEY_CHOOSE = "RK271", WARNING, "`they choose:` where it changes nothing", (ITEM_CHECKS,)
+    DRAFT_IN_PLAYER_BLOCK = "RK272", WARNING, "`draft` inside a player block: a draft for each player", (ITEM_CHECKS,)
+    BECOMES_NEEDS_ONCE = "RK273", ERROR, "`when becomes` without `once`", (ITEM_CHECKS,)
+    BECOMES_NEVER_CHANGES = ("RK274", WARNING, "a `once when becomes` condition that reads nothing of the game",
+                             (ITEM_CHECKS,))
     # whole content folder (loader)
     DUPLICATE_ID = "RK301", ERROR, "duplicate card id", (CHECKS,)
     DUPLICATE_NAME = "RK302", ERROR, "duplicate card name within a kind", (CHECKS,)

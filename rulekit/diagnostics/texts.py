@@ -2156,6 +2156,74 @@ DOCS: dict[R, Doc] = _docs(
                 money += 1
         """),
     ),
+    _doc(
+        R.DRAFT_IN_PLAYER_BLOCK,
+        """
+        Finds `draft N from stage K` inside a player block (`each player:`, `choose player:`,
+        `player with …:`, `me:`).
+        """,
+        """
+        One draft already goes round the whole table: every player takes a card in turn order.
+        Inside a player block it runs once for each player the block visits, laying out new cards
+        each time, so every player takes several.
+        """,
+        _policy("""
+            on play:
+              each player:
+                draft 2 from stage 1
+        """),
+        """
+        Write `draft` once, outside the block.
+        """,
+        _policy("""
+            on play:
+              draft players + 1 from stage 1
+        """),
+    ),
+    _doc(
+        R.BECOMES_NEEDS_ONCE,
+        """
+        Finds `when becomes COND:` written without `once`.
+        """,
+        """
+        A condition that holds may go on holding for rounds; `becomes` means the moment it first
+        holds, which comes once in a game, so the block runs once: `once` says so.
+        """,
+        _policy("""
+            when becomes healthy == 0:
+              score += 3
+        """),
+        """
+        Write `once when becomes`; for every round it holds, check it in a handler (`on round end:`
+        then `if …:`).
+        """,
+        _policy("""
+            once when becomes healthy == 0:
+              score += 3
+        """),
+    ),
+    _doc(
+        R.BECOMES_NEVER_CHANGES,
+        """
+        Finds a `once when becomes` condition that reads nothing of the game: only numbers and the
+        card's `params:`.
+        """,
+        """
+        Such a condition never changes: the block runs as soon as the card is in play (or never),
+        which an `on play:` says plainly.
+        """,
+        _policy("""
+            once when becomes 1 > 0:
+              score += 3
+        """),
+        """
+        Compare something of the game: a track, a board count, `round`, `hand`, a counter.
+        """,
+        _policy("""
+            once when becomes round > 5:
+              score += 3
+        """),
+    ),
     # ---- RK3xx: the content folder as a whole ---------------------------------------------
     _doc(
         R.DUPLICATE_ID,

@@ -275,6 +275,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         keep = self.expr(st.keep, s) if st.keep is not None else "None"
         self.emit(i, f"rt.draw(f, {s}, {self.expr(st.count, s)}, {self.expr(st.stage, s)}, {keep})", st.pos.line)
 
+    def s_Draft(self, st: ast.Draft, i: int, s: str) -> None:
+        self.emit(i, f"rt.draft(f, {s}, {self.expr(st.count, s)}, {self.expr(st.stage, s)})", st.pos.line)
+
     def s_Unlock(self, st: ast.Unlock, i: int, s: str) -> None:
         self.emit(i, f"rt.unlock(f, {s}, {self.expr(st.stage, s)})", st.pos.line)
 
@@ -400,6 +403,8 @@ def generate(card: CardLike, checked: Checked | None, handlers: Sequence[ast.Han
     gen = _Gen(card, checked)
     for k, h in enumerate(handlers):
         gen.handler(f"h{k}", h.body, h.pos.line)
+        if h.condition is not None:                 # `once when becomes COND:`
+            gen.expression(f"b{k}", h.condition, h.pos.line)
     for k, m in enumerate(modifiers):
         gen.expression(f"m{k}", m.expr, m.pos.line)
     for k, cond in enumerate(conds):

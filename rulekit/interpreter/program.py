@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 EVALUATORS = ("compiled", "reference")
 ALL_SOURCES = frozenset(registry.SHIELD_SOURCES)      # a shield without `from` stops them all
+# What a `once when becomes` condition may read for the core to skip working it out again while none of it
+# changed (Handlers.check_becomes): the boards, the tracks, the round, the stages, hand sizes, the counters.
+BECOMES_READS = frozenset({"board", "tracks", "round", "stage", "hand", "counters"})
 
 
 @dataclass
@@ -45,6 +48,9 @@ class CompiledCard:
     code: codegen.CardCode | None = None                           # the generated module (compiled evaluator)
     # counters whose first value is worked out when the card enters play: (name, (rt, seat, entry) -> number)
     starts: tuple[tuple[str, Expression], ...] = ()
+    # `once when becomes COND:` handlers: (key, the condition, the block, what the card's text reads of the game
+    # when that is only what the core can tell has not changed (BECOMES_READS), else None)
+    becomes: list[tuple[str, Expression, Handler, frozenset[str] | None]] = field(default_factory=list)
 
 
 def handler_key(h: ast.Handler) -> str:
@@ -69,6 +75,7 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
     if evaluator == "compiled":
         out.code = codegen.generate(card, checked, handlers, modifiers, conds)
         fns = out.code.functions
+        becomes = {k: fns[f"b{k}"] for k, h in enumerate(handlers) if h.condition is not None}
         hfn = [fns[f"h{k}"] for k in range(len(handlers))]
         mfn = [fns[f"m{k}"] for k in range(len(modifiers))]
         wfn = [fns[f"w{k}"] for k in range(len(conds))]
@@ -78,6 +85,8 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
         hfn, mfn, wfn, out.condition = [], [], [], None
         if checked is not None:
             hfn = [reference.handler(h.body, checked, card, h.pos.line) for h in handlers]
+            becomes = {k: reference.expression(h.condition, checked, card, h.pos.line)
+                       for k, h in enumerate(handlers) if h.condition is not None}
             mfn = [reference.expression(m.expr, checked, card, m.pos.line) for m in modifiers]
             wfn = [reference.expression(c, checked, card, c.pos.line) for c in conds]
             condition = checked.condition
@@ -89,6 +98,9 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
             out.on[handler_key(h)] = fn
         elif h.form == "react":
             out.react[h.event] = fn
+        elif h.condition is not None:
+            reads = checked.reads if checked is not None and checked.reads <= BECOMES_READS else None
+            out.becomes.append((f"{card.id}/{n}", becomes[n], fn, reads))
         else:
             out.triggers.setdefault(h.event, []).append((f"{card.id}/{n}", fn, h.form == "once"))
     # Each declaration's `while` condition, compiled in the order of the text (w0, w1 …).
@@ -107,8 +119,8 @@ def compile_card(card: Card, evaluator: str) -> CompiledCard:
         elif isinstance(item, ast.Limit):
             out.limits += ((item.track, item.which, item.value, w),)
     out.starts = tuple((name, _start(card, start, evaluator)) for name, start in card.starts)
-    out.playable = bool(out.on or out.triggers or out.modifiers or out.shields or out.seals or out.skips
-                        or out.limits) or not out.react
+    out.playable = bool(out.on or out.triggers or out.becomes or out.modifiers or out.shields or out.seals
+                        or out.skips or out.limits) or not out.react
     return out
 
 
@@ -149,6 +161,7 @@ class Program:
         self.hears_event = any("event" in c.triggers or "event" in c.react for c in self.cards.values())
         self.hears_play = "play" in self.hears_other or any("play" in c.triggers or "play" in c.react
                                                              for c in self.cards.values())
+        self.hears_becomes = any(c.becomes for c in self.cards.values())     # `once when becomes` anywhere
         chosen = combos if combos is not None else content.of_kind("combo")
         self.combos = tuple(sorted(chosen, key=lambda c: c.id))
         self.unlock: dict[str, tuple[Callable, str, int]] = {}

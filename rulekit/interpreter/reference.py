@@ -202,6 +202,9 @@ class Walk(Visitor, walks=("statements", "expressions")):
         n, stage = self.expr(st.count, s), self.expr(st.stage, s)
         self.rt.draw(self.frame, s, n, stage, self.expr(st.keep, s) if st.keep is not None else None)
 
+    def s_Draft(self, st: ast.Draft, s: int | None) -> None:
+        self.rt.draft(self.frame, s, self.expr(st.count, s), self.expr(st.stage, s))
+
     def s_Unlock(self, st: ast.Unlock, s: int | None) -> None:
         self.rt.unlock(self.frame, s, self.expr(st.stage, s))
 

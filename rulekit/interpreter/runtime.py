@@ -59,7 +59,7 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
             "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near",
             "turn", "seat_player", "choose_cell", "it_as", "roll", "they_choose", "has_advisor", "in_tableau",
-            "switched_off", "caused_by", "tableau_cards", "marks", "mark")
+            "switched_off", "caused_by", "tableau_cards", "marks", "mark", "draft")
 
 
 def num(v: int) -> int:
@@ -369,6 +369,19 @@ class Runtime:
         if n < 0 or (keep is not None and keep < 0):
             raise EffectError("a count gone negative in draw")
         self.g.draw_cards(f, seat, n, stage, keep)
+
+    def draft(self, f: Frame, s: int | None, n: int, stage: int) -> int:
+        """`draft N from stage K`: the players still in (less any an event passes over) take one card each in turn
+        order, from the subject on (an event's statement: from the round's first player); how many were taken."""
+        if stage not in (1, 2, 3):
+            raise EffectError(f"there is no stage {stage} deck")
+        if n < 0:
+            raise EffectError(f"a count gone negative: draft {n}")
+        order = self.players(f)
+        if s is not None and s in order:
+            k = order.index(s)
+            order = order[k:] + order[:k]
+        return self.g.draft(f, order, n, stage)
 
     def unlock(self, f: Frame, s: int | None, k: int) -> None:
         seat = _who(s)

@@ -371,6 +371,15 @@ class SeatPlayer(Node):
 
 
 @dataclass(frozen=True)
+class Draft(Node):
+    """`draft N from stage K` — N cards of the stage's deck laid out face up; the players take one each in turn
+    order, from the subject on (an event's: from the round's first player); the rest go to the discard pile."""
+
+    count: Expr
+    stage: Expr
+
+
+@dataclass(frozen=True)
 class TheyChoose(Node):
     """`they choose:` — inside another player's block, that player (the subject) makes the block's choices on
     the board (which residents, how many, `choose NAME from`), which are otherwise the card's owner's."""
@@ -380,7 +389,7 @@ class TheyChoose(Node):
 
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay
         | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent | Mark
-        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | SeatPlayer | ChooseCell | TheyChoose)
+        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | SeatPlayer | ChooseCell | TheyChoose | Draft)
 
 
 def bodies(s: Stmt) -> tuple[tuple[Stmt, ...], ...]:
@@ -402,6 +411,9 @@ class Handler(Node):
     body: tuple[Stmt, ...]
     event_pos: Pos
     edge_pos: Pos = NOPOS
+    # `once when becomes COND:` (event 'becomes'): the condition; out of repr, so the printed trees of every
+    # effect written before it are unchanged.
+    condition: Expr | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,16 @@ class AstBuilder(Transformer):
     def once_handler(self, ch: list[Any]) -> ast.Handler:
         return self._trigger_handler("once", ch)
 
+    def once_becomes_handler(self, ch: list[Any]) -> ast.Handler:
+        return self._becomes("once", ch[2], ch[3].node, ch)
+
+    def when_becomes_handler(self, ch: list[Any]) -> ast.Handler:
+        return self._becomes("when", ch[1], ch[2].node, ch)
+
+    def _becomes(self, form: str, word: Token, condition: ast.Expr, ch: list[Any]) -> ast.Handler:
+        return ast.Handler(self.pos(ch[0], ch[-1]), form, "becomes", None, ch[-1].body, self.tok(word),
+                           condition=condition)
+
     def react_handler(self, ch: list[Any]) -> ast.Handler:
         return self._trigger_handler("react", ch)
 
@@ -249,6 +259,10 @@ class AstBuilder(Transformer):
     def draw_stmt(self, ch: list[Any]) -> ast.Draw:
         _, count, _from, _stage, stage, *rest = ch     # rest: [KEEP expr]
         return ast.Draw(self.pos(ch[0], ch[-1]), count.node, stage.node, rest[1].node if rest else None)
+
+    def draft_stmt(self, ch: list[Any]) -> ast.Draft:
+        _, count, _from, _stage, stage = ch
+        return ast.Draft(self.pos(ch[0], ch[-1]), count.node, stage.node)
 
     def unlock_stmt(self, ch: list[Any]) -> ast.Unlock:
         return ast.Unlock(self.pos(ch[0], ch[2]), ch[2].node)

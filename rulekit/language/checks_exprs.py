@@ -31,6 +31,7 @@ _READS_OF = {
     "hand": "hand", "revealed": "board", "round": "round", "players": "players", "uses": "cards", "turn": "players",
     "played": "cards", "event": "events", "happened": "events", "unlocked": "stage",
     "advisor": "cards", "tableau": "cards", "switched_off": "cards", "caused_by": "cards",
+    "roll": "chance", "marks": "marks",     # never skipped as unchanged by `once when becomes` (BECOMES_READS)
 }
 
 

@@ -73,6 +73,8 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         return True
 
     def duplicate_handler(self, h: ast.Handler, seen: dict[tuple[str, str, str | None], ast.Handler]) -> None:
+        if h.condition is not None:
+            return                      # `once when becomes COND:`: one handler per condition, as many as needed
         key = (h.form, h.event, h.edge)
         first = seen.setdefault(key, h)
         if first is not h:
@@ -178,7 +180,28 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             self.report(R.HANDLER_NOT_FOR_KIND, pos, f"{_KIND_ARTICLE[self.kind]} cannot have {what}: only advisors and policies "
                                                      "stay in play to use it", hint=hint)
 
+    def becomes_handler(self, h: ast.Handler, head: ast.Pos) -> None:
+        """`once when becomes COND:` — a true/false condition that reads the game (RK274 when it reads nothing
+        that changes); `when becomes` without `once` is RK273."""
+        assert h.condition is not None
+        self.lasting_only(head, "`once when becomes`")
+        if h.form != "once":
+            self.report(R.BECOMES_NEEDS_ONCE, head, "`when becomes` needs `once`: the block runs the first time the "
+                        "condition holds, and never again", hint="write `once when becomes …:`")
+        self.handler = h
+        before, self.reads = self.reads, set()
+        found = len(self.diags)
+        self.truth(h.condition, "`once when becomes`")
+        read, self.reads = self.reads, before | self.reads
+        if not read and len(self.diags) == found:
+            self.report(R.BECOMES_NEVER_CHANGES, h.condition.pos, "this condition reads nothing of the game, so it "
+                        "never changes: the block runs as soon as the card is in play, or never",
+                        hint="compare a track, a board count, `round` or `hand`, such as `once when becomes healthy == 0:`")
+
     def trigger_handler(self, h: ast.Handler, head: ast.Pos) -> None:
+        if h.condition is not None:
+            self.becomes_handler(h, head)
+            return
         words = {"when": "when", "once": "once when", "react": "react"}
         moments = registry.REACT_MOMENTS if h.form == "react" else {}
         if h.event.startswith("other "):
@@ -750,6 +773,20 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         if n is not None and keep is not None and keep > n:
             self.report(R.KEEP_MORE_THAN_DRAWN, s.keep.pos,
                         f"`keep {keep}` is more than the {n} card{'s' if n != 1 else ''} drawn", hint=f"keep at most {n}")
+
+    def s_Draft(self, s: ast.Draft) -> None:
+        """`draft N from stage K`: a number of cards, a stage; once for the table, so not inside a player block."""
+        self.number(s.count, "the number of cards to lay out")
+        self.number(s.stage, "the stage to draft from")
+        self.stage_number(s.stage, "draft … from stage {}")
+        n = self.const(s.count)
+        if n is not None and n > 0:
+            self.steps += n               # a step for each card laid out
+            self.counted(s.pos, self.steps - n - 1)
+        if self.players:
+            self.report(R.DRAFT_IN_PLAYER_BLOCK, s.pos, "`draft` inside a player block lays out cards once for each "
+                        "player the block visits, and each time every player takes one",
+                        hint="write `draft` outside the block: one draft lets every player take a card in turn order")
 
     def s_Unlock(self, s: ast.Unlock) -> None:
         self.needs_subject(s, "`unlock`")

@@ -87,7 +87,6 @@ def _trigger_line(code: str, first: str, tok_type: str, tok_value: str, at: int)
         condition = code[len(head):].strip().rstrip(":").strip()
         return Misread(
             f"`{head} {condition}`: `{head}` takes a trigger (a moment such as `death` or `unsold`), not a condition",
-            f"check the condition in a handler: `on round end:` then `if {condition}:`; to do it only once, keep "
-            "a counter (`counters: {done: 0}`) and write `if done == 0 and …:` with `done = 1` under it "
-            f"(see docs/language.md 9.22); triggers: {', '.join(registry.TRIGGERS)}", "")
+            f"for the first time it holds, write `once when becomes {condition}:` (docs/language.md 5.41); or check "
+            f"it in a handler: `on round end:` then `if {condition}:`; triggers: {', '.join(registry.TRIGGERS)}", "")
     return None

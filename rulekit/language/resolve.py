@@ -182,6 +182,10 @@ class _Resolver(Visitor, walks=("statements", "expressions", "declarations")):
     def program(self, program: ast.Program) -> None:
         for item in program.items:
             if isinstance(item, ast.Handler):
+                if item.condition is not None:          # `once when becomes COND:`
+                    self.scopes = [{}]
+                    self.expr(item.condition)
+                    self.scopes = []
                 self.block(item.body)
             else:
                 self.decl(item)
@@ -282,6 +286,10 @@ class _Resolver(Visitor, walks=("statements", "expressions", "declarations")):
         self.expr(s.count)
         self.expr(s.stage)
         self.maybe(s.keep)
+
+    def s_Draft(self, s: ast.Draft) -> None:
+        self.expr(s.count)
+        self.expr(s.stage)
 
     def s_Unlock(self, s: ast.Unlock) -> None:
         self.expr(s.stage)

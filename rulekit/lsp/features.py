@@ -182,8 +182,8 @@ def _completion(project: Project | None, lines: list[str], pos: T.Position, rule
     first = words[0] if words else ""
     if first == "once" and len(words) > 1:
         first = words[1]
-    if first in ("on", "when", "react") and ":" not in head:
-        return _head_items(first, words)
+    if first in ("on", "when", "react") and ":" not in head and "becomes" not in words:
+        return _head_items(first, words)                # after `once when becomes`: a condition (below)
     following = {"modify": ("quantity",), "shield": ("shieldable",), "seal": ("sealable",), "skip": ("skippable",),
                  "with": ("superlative",)}.get(last)
     if following:

@@ -85,6 +85,7 @@ _STATEMENT_EXAMPLES = {
     "after": "after 2 rounds:\n  money += 3", "me": "each other player:\n  money -= 1\n  me:\n    money += 1",
     "player after me": "player after me:\n  take 1 money", "player before me": "player before me:\n  give 1 money",
     "first player": "first player:\n  score += 1",
+    "draft": "draft 4 from stage 1",
     "they choose": "choose other player:\n  they choose:\n    kill 1 mild",
 }
 

@@ -40,6 +40,7 @@ PROMPTS: dict[Ask, str] = {
     Ask.ARRANGE: "点击放置这块地块的格子 · click where this tile goes",
     Ask.PLAYER: "选择一名玩家 · choose a player",
     Ask.GIVE: "选择给出的牌 · give a card",
+    Ask.DRAFT: "从摊开的牌里拿一张 · take a card from the draft",
 }
 CELL_KINDS = (Ask.CELL, Ask.ARRANGE)
 

@@ -33,10 +33,23 @@ def advance(g: Game, auto: bool = False) -> Question | None:
     With `auto` (Game.run) every decision goes to its seat's chooser at once and the steps go on: the
     answer is applied where the question was made, not passed up and found again.
     """
+    becomes = g.program.hears_becomes
+    if becomes:
+        outer, g.stepping = g.stepping, True
+        try:
+            return _advance(g, auto, becomes)
+        finally:
+            g.stepping = outer
+    return _advance(g, auto, becomes)
+
+
+def _advance(g: Game, auto: bool, becomes: bool) -> Question | None:
     st = g.state
     seats = st.seats
     choose = g.choose_now
     while True:
+        if becomes:
+            g.check_becomes()                   # after every step of the rules (docs/language.md 5.41)
         if g.halt:
             g.halt = False
             return None
