@@ -541,7 +541,7 @@ def test_the_checked_program_says_what_each_name_means_and_what_the_effect_reads
 
 
 @pytest.mark.parametrize("effect, code, says", [
-    ("on play:\n  revive 1 dead\n", "RK202", "unknown verb 'revive': the language has no such word"),
+    ("on play:\n  resurrect 1 dead\n", "RK202", "unknown verb 'resurrect': the language has no such word"),
     ("on play:\n  heal 1 mild\n", "RK202", "unknown verb 'heal': the language has no such word"),
     ("on play:\n  medicl += 1\n", "RK201", "did you mean 'medical'"),
 ])
