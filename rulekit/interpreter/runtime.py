@@ -327,15 +327,16 @@ class Runtime:
 
     def choose_cell(self, f: Frame, s: int | None, kind: str | None, hint: str) -> int | None:
         """`choose cell [with KIND]:` — one cell of the subject's board holding a KIND (without a kind: any revealed
-        cell, empty or not), never a resident whose death is being decided; None when there is none. The card's
-        owner picks, on another player's board too (an event has no owner: the subject picks)."""
+        cell, empty or not), never a resident whose death is being decided; None when there is none. Who picks is
+        the `decider`: the card's owner, on another player's board too, unless the card says `they choose:` (an
+        event has no owner: the subject picks)."""
         seat = _who(s)
         cells = self._takeable(seat, kind) if kind is not None else [
             i for i in self.g.cells(seat, REVEALED) if i not in self.g.dying]
         if not cells:
             return None
         what = f" with {kind}" if kind is not None else ""
-        return self._pick(f, f.owner if f.owner is not None else seat, cells, f"{hint}: choose a cell{what}")
+        return self._pick(f, self.decider(f, seat), cells, f"{hint}: choose a cell{what}")
 
     def it_as(self, f: Frame, cell: int) -> _ItAs:
         """`it` is the chosen cell for the block's statements, and what it was again after them."""
