@@ -41,6 +41,7 @@ PROMPTS: dict[Ask, str] = {
     Ask.PLAYER: "选择一名玩家 · choose a player",
     Ask.GIVE: "选择给出的牌 · give a card",
     Ask.DRAFT: "从摊开的牌里拿一张 · take a card from the draft",
+    Ask.REROLL: "骰子要重掷吗 · roll the die again?",
 }
 CELL_KINDS = (Ask.CELL, Ask.ARRANGE)
 
@@ -106,6 +107,8 @@ def option_view(obs: Observation, kind: Ask, k: int, v: Any) -> dict[str, Any]:
         return _action_view(obs, k, v)
     if kind in (Ask.MAY, Ask.REACT):
         return {"k": k, "label": "是 · yes" if v else "否 · no"}
+    if kind is Ask.REROLL:
+        return {"k": k, "label": "重掷 · roll again" if v else "就用这个点数 · keep this roll"}
     if kind is Ask.PLAYER:
         return {"k": k, "label": f"玩家 {label(v)} · player {label(v)}"}
     if kind is Ask.STRATEGY:
