@@ -562,9 +562,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def s_SeatPlayer(self, s: ast.SeatPlayer) -> list[str]:
         return ["pass"]         # as Walker.s_SeatPlayer: unread (UNREADABLE), the lookahead measures it
-
-    def s_Tag(self, s: ast.Tag) -> list[str]:
-        return []                                      # Walker.s_Tag: nothing read
+    s_Tag = s_SeatPlayer        # Walker.s_Tag: a tag on a cell, unread too
 
     def s_ChooseCell(self, s: ast.ChooseCell) -> list[str]:
         outer, self.trigger = self.trigger, None      # Walker.s_ChooseCell: `it` is no cell the reading knows
@@ -838,8 +836,6 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         return repr(E.IT_STATE.get(self.trigger or "")), False
 
     def e_CountOf(self, e: ast.CountOf) -> tuple[str, bool]:
-        if e.what in registry.CELL_TAGS:                 # Walker.e_CountOf: not read
-            return "0", False
         if e.what in ("played", "tableau"):
             where = "None"
             if e.where is not None:

@@ -453,8 +453,6 @@ class Walker(Visitor, walks=("statements", "expressions")):
         return IT_STATE.get(self.trigger or "")
 
     def e_CountOf(self, e: ast.CountOf, acc: Acc):
-        if e.what in registry.CELL_TAGS:  # count(sheltered): which cells are tagged is not read (UNREADABLE)
-            return 0
         if e.what in ("played", "tableau"):
             where = None if e.where is None else self.card_condition(e.where)
             return count_played(self.snap, acc, where, e.what == "tableau")
