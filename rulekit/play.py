@@ -152,6 +152,7 @@ RECORDS: dict[str, dict[str, Shape]] = {
     "phase": {},
     "cell": {"cell": CELL, "before": STATE, "after": STATE, "cause": TEXT},
     "death_prevented": {"cell": CELL},
+    "tag": {"cell": CELL, "tag": TEXT, "on": FLAG, "cause": TEXT},
     "track": {"seat": SEAT, "track": TRACK, "delta": NUMBER, "value": NUMBER, "why": maybe(TEXT)},
     "money": {"seat": SEAT, "delta": NUMBER, "money": COUNT, "why": maybe(TEXT)},
     "overthrow_prevented": {"seat": SEAT},
@@ -533,6 +534,8 @@ def board_picture(game) -> list[str]:
         if not "".join(row).strip():
             continue
         lines.append("  " + " ".join(row[:5]) + "   " + " ".join(row[5:]))
+    if game.state.tags:                 # tags kept on cells (public), under the board
+        lines.append("  标签 tags: " + ", ".join(f"{B.RC[i]} {m}" for i, m in sorted(game.state.tags.items())))
     return lines
 
 
@@ -671,6 +674,8 @@ def _change_words(r: dict, name) -> str | None:
         return f"{who}unlocks stage {r['stage']}"
     if e == "death_prevented":
         return f"the death at {tuple(r['cell'])} is prevented"
+    if e == "tag":
+        return f"cell {tuple(r['cell'])} {'tagged' if r['on'] else 'no longer'} {r['tag']}"
     if e == "overthrow_prevented":
         return f"{who}is not overthrown"
     if e == "out":

@@ -45,6 +45,12 @@ class Quantity(Word):
 
 
 @dataclass(frozen=True)
+class CellTag(Word):
+    infects: bool              # its resident infects its healthy neighbours in the contagion step
+    worsens: bool              # its mild case worsens, its severe case dies, in the spread
+
+
+@dataclass(frozen=True)
 class Predicate(Word):
     arg: str                   # 'card', 'event' or 'number'
 
@@ -154,6 +160,17 @@ VERBS: dict[str, Verb] = _index(
     Verb("move", "迁移", "move a resident to an empty cell of the same board (the subject picks which and where)",
          ("healthy", "mild", "severe", "dead", "infected", "alive", "resident"), "moved"),
 )
+
+# Tags kept on a cell (`tag it TAG`), each with a fixed meaning the spread phase respects. A tag stays
+# while its cell's resident stays as it is: any change of the cell (cured, treated, worsened, dead, moved away,
+# removed) takes it off, and so does `untag it TAG`. A cell holds at most one tag; only a living resident
+# takes one.
+CELL_TAGS: dict[str, CellTag] = _index(
+    CellTag("sheltered", "庇护", "infects no neighbour in the contagion step, and in the spread neither worsens (a mild "
+                              "case) nor dies (a severe one)", infects=False, worsens=False),
+)
+# The statements that put a tag on the cell `it` and take it off.
+TAG_VERBS = ("tag", "untag")
 
 # Verbs of the form `VERB AMOUNT tiles`.
 TILE_VERBS: dict[str, Word] = _index(
@@ -402,6 +419,8 @@ STATEMENTS: dict[str, Word] = _index(
                           "from the subject on; the rest go to that stage's discard pile"),
     Word("they choose", "由他们选", "they choose: — inside another player's block, that player makes the block's choices "
                                   "on the board (which residents, how many, choose NAME from), by default the owner's"),
+    Word("tag", "标签", "tag it TAG / untag it TAG — put a tag on the cell `it` (a living resident), "
+                       "or take it off; count(TAG) counts the subject's tagged cells"),
     Word("next to", "相邻", "VERB AMOUNT KIND next to KIND2 — only the subject's residents orthogonally next to a KIND2 "
                            "(on any board); `next to it` — next to the trigger's cell; count(KIND next to KIND2|it) counts them"),
 )
@@ -453,6 +472,7 @@ def all_words() -> dict[str, list[str]]:
         "counts": list(COUNTS),
         "values": list(VALUES),
         "kinds": list(KINDS),
+        "tags": list(CELL_TAGS),
         "verbs": [*VERBS, *TILE_VERBS, *IT_ONLY_VERBS],
         "triggers": list(TRIGGERS),
         "phases": list(PHASES),

@@ -236,3 +236,102 @@ def test_the_serve_page_shows_a_chosen_cell_question_as_board_clicks():
     for seed in range(6):
         make_game(reach, seed, [Looking(seed, s) for s in range(4)]).run()
     assert {"cure:", "send"} <= seen_texts, seen_texts
+
+
+# ---- tags -----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src", [
+    "on play:\n  choose cell with mild:\n    tag it sheltered\n  money += count(sheltered)\n",
+    "when reveal mild:\n  tag it sheltered\n",
+    "on round end:\n  choose cell:\n    untag it sheltered\n",
+])
+def test_tags_read_clean(src):
+    assert seen(src) == []
+
+
+def test_a_misspelt_tag_gets_its_did_you_mean():
+    assert seen("on play:\n  choose cell with mild:\n    tag it shelterd\n") == [(
+        R.CELL_TAG, 3, 13, "unknown tag 'shelterd' — did you mean 'sheltered' (庇护)?",
+        "write the English word; known: " + ", ".join(sorted(registry.CELL_TAGS)))]
+
+
+def test_a_misspelt_tag_gets_its_did_you_mean():
+    (code, row, col, message, _), = seen("on play:\n  choose cell:\n    tga it sheltered\n")
+    assert (code, row, col, message) == (R.CELL_TAG, 3, 5, "unknown verb 'tga' — did you mean 'tag'?")
+
+
+def test_a_word_after_another_verb_s_it_is_named():
+    (code, _, _, message, hint), = seen("when reveal mild:\n  cure it now\n")
+    assert code == R.CELL_TAG and message == "`cure it now`: only `tag it` and `untag it` take a word after `it`"
+    assert hint == "write `tag it sheltered` or `untag it sheltered`; other verbs take `it` alone (`cure it`)"
+
+
+def test_a_card_takes_no_tag():
+    (code, _, _, message, _), = seen("when unsold:\n  tag it sheltered\n")
+    assert code == R.CELL_TAG and message == "`tag it` needs `it` to be a cell, but here it is a card"
+
+
+def test_count_of_a_tag_takes_no_where_and_needs_a_player():
+    (code, _, _, message, _), = seen("on play:\n  money += count(sheltered where mild > 0)\n")
+    assert code == R.UNKNOWN_COUNT and message == "count(sheltered) counts tagged cells and takes no `where`"
+    (code, _, _, message, _), = seen("on resolve:\n  if count(sheltered) > 0:\n    each player:\n      money += 1\n",
+                                     "event")
+    assert code == R.NO_PLAYER
+    assert message == "count(sheltered) counts on a player's board, but an event has no player here"
+
+
+def _tagged_game():
+    """A reach game at its first question, with a sheltered mild case on P1's board."""
+    from pathlib import Path
+
+    from rulekit.agents import make_agent
+    from rulekit.content.loader import load_content
+    from rulekit.core import board as B
+    from rulekit.engine import make_game
+
+    reach = load_content(Path(__file__).parent / "fixtures" / "reach")
+    game = make_game(reach, 3, [make_agent("random", 3, s) for s in range(4)])
+    i = game.geo.cells_of[0][7]
+    game.set_cell(i, B.MILD, "test")
+    assert game.tag_cell(i, "sheltered", True, "test")
+    return reach, game, i
+
+
+def test_a_tag_is_saved_cloned_determinized_and_public():
+    import random
+
+    from rulekit.core.state import GameState
+
+    reach, game, i = _tagged_game()
+    st = game.state
+    assert st.tags == {i: "sheltered"}
+    again = GameState.from_json(st.to_json(), reach)
+    assert again.tags == {i: "sheltered"} and again.to_json() == st.to_json()
+    assert st.clone().tags == {i: "sheltered"} and st.clone().tags is not st.tags
+    assert game.determinize(1, random.Random(0)).state.tags == {i: "sheltered"}
+    for seat in range(4):
+        assert game.observation(seat).tags == ((i, "sheltered"),)
+    key = game.info_key(1)
+    game.tag_cell(i, "sheltered", False, "test")
+    assert game.info_key(1) != key and st.to_json()["tags"] == []
+
+
+def test_a_tag_takes_only_a_living_resident_and_goes_with_it():
+    from rulekit.core import board as B
+
+    _, game, i = _tagged_game()
+    empty = next(j for j in game.geo.cells_of[0] if game.state.board[j] != B.TILE and j != i)
+    game.set_cell(empty, B.EMPTY, "test")
+    assert not game.tag_cell(empty, "sheltered", True, "test")
+    game.set_cell(i, B.SEVERE, "test")          # any change of the cell takes its tag off
+    assert game.state.tags == {}
+
+
+def test_the_board_text_and_the_serve_page_show_tags():
+    from rulekit.play import board_picture
+    from rulekit.serve import view
+
+    _, game, i = _tagged_game()
+    r, c = divmod(i, 10)
+    assert board_picture(game)[-1] == f"  标签 tags: ({r}, {c}) sheltered"
+    assert view.page(game.observation(2))["tags"] == {str(i): "sheltered"}

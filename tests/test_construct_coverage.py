@@ -151,7 +151,9 @@ def _observe(trees: dict[str, tuple[str, list[ast.Node]]]) -> dict[str, set[str]
                     add("transfers", direction)
                     add("transferred", "cards" if what in registry.HAND_WORDS else "a track")
                 case ast.CountOf(what=what):
-                    add("countable", what)
+                    add("tags" if what in registry.CELL_TAGS else "countable", what)
+                case ast.Tag(tag=tag):
+                    add("tags", tag)
                 case ast.Amount(mode=mode):
                     add("amount modes", mode)
                 case ast.VerbStmt(verb=verb, kind=kind, as_name=as_name):
@@ -251,6 +253,7 @@ def _required() -> dict[str, set[str]]:
         "countable": set(registry.COUNTABLE),
         "aggregates": set(registry.AGGREGATES),
         "card values": set(registry.CARD_VALUES),
+        "tags": set(registry.CELL_TAGS),
         "moments": {"on game end", "react at a phase moment"},
     }
 
@@ -279,6 +282,7 @@ SECTIONS = {
     "sealable": "seal targets", "card kinds": "card kinds", "skippable": "skipped steps",
     "aggregates": "aggregates", "countable": "countable", "card values": "card values", "transfers": "transfers",
     "shield sources": "shield sources", "seal directions": "seal directions", "track limits": "track limits",
+    "tags": "tags",
 }
 
 

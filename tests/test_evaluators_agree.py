@@ -92,7 +92,8 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
             ("poison_fog", "on resolve"), ("poison_fog", "on round end")} <= fired
     # cells2 (tests/fixtures/reach/policies/reach_cells2.yaml)
     assert {("field_clinic", "on play"), ("field_clinic", "when reveal mild"), ("resurrection", "on play"),
-            ("resurrection", "on round end"), ("export", "on play"), ("export", "on round start")} <= fired
+            ("resurrection", "on round end"), ("export", "on play"), ("export", "on round start"),
+            ("shelter", "on play"), ("shelter", "when reveal mild"), ("shelter", "on round end")} <= fired
     assert {("dice_gamble", "roll"), ("dice_gamble", "reroll"), ("fever", "roll"), ("fever", "reroll")} <= chance
     assert fired >= MOMENTS_FIRED
 

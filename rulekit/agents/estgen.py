@@ -562,6 +562,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
 
     def s_SeatPlayer(self, s: ast.SeatPlayer) -> list[str]:
         return ["pass"]         # as Walker.s_SeatPlayer: unread (UNREADABLE), the lookahead measures it
+    s_Tag = s_SeatPlayer        # Walker.s_Tag: a tag on a cell, unread too
 
     def s_ChooseCell(self, s: ast.ChooseCell) -> list[str]:
         outer, self.trigger = self.trigger, None      # Walker.s_ChooseCell: `it` is no cell the reading knows

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rulekit import registry
 from rulekit.agents.snapshot import (
     _RANGES, Acc, AccOps, aggregate, as_event, as_seat, as_seat_value, back, block_work, cap, choice_kind,
     choose_options, count_played, count_players, each_player, gain, handlers, me_block, meanings, num_of, Ops,
@@ -433,7 +434,7 @@ def unreadable_in(program: ast.Program, starts: Sequence[tuple[str, Any]] = ()) 
         if h.form != "on" and h.event.startswith("other ") and "others' moments" not in found:
             found["others' moments"] = Unreadable(UNREADABLE["others' moments"], h.pos)
     for node in program.find_all((ast.VerbStmt, ast.CountOf, ast.SeatPlayer, ast.Name, ast.ChooseCell, ast.Transfer,
-                                   ast.Call)):
+                                   ast.Call, ast.Tag)):
         if isinstance(node, ast.Call):
             if node.func == "caused_by" and "cause" not in found:
                 found["cause"] = Unreadable(UNREADABLE["cause"], node.pos)
@@ -444,6 +445,8 @@ def unreadable_in(program: ast.Program, starts: Sequence[tuple[str, Any]] = ()) 
             what: str | None = "turn order"
         elif isinstance(node, ast.ChooseCell):
             what = "choose cell"
+        elif isinstance(node, ast.Tag) or (isinstance(node, ast.CountOf) and node.what in registry.CELL_TAGS):
+            what = "tags"
         elif isinstance(node, ast.Transfer):
             what = "residents" if node.what in KIND_STATES else None
         elif isinstance(node, ast.VerbStmt | ast.CountOf):

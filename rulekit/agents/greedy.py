@@ -647,7 +647,7 @@ def cell_table(geo, seat: int) -> dict:
     return E.of_geometry(geo, "cell table", seat, lambda: {
         CELLS[i]: (i, E.states_of(nb[i]), owner[i] == seat,
                    E.states_of(tuple(j for j in nb[i] if owner[j] == owner[i]))) for i in range(len(CELLS))})
-GOOD = ("cure", "treat", "remove", "revive")
+GOOD = ("cure", "treat", "remove", "revive", "tag")
 HARM = ("reveal", "contagion", "deaths", "worsening", "kill", "infect", "worsen")
 GOOD_FIRST = {B.DEAD: 3, B.SEVERE: 2, B.MILD: 1, B.HEALTHY: -10}   # cures, removals, revivals: dead first, then severe, mild
 KILL_FIRST = {B.SEVERE: 2, B.MILD: 1}                              # its own kills: severe first, then mild

@@ -196,6 +196,10 @@ class Walker(Visitor, walks=("statements", "expressions")):
         """Unread (UNREADABLE: who sits after me is the table's, not the text's): the lookahead measures it."""
         return acc
 
+    def s_Tag(self, s: ast.Tag, acc: Acc) -> Acc:
+        """A tag's worth depends on the cell and its neighbours (UNREADABLE): nothing read."""
+        return acc
+
     def s_ChooseCell(self, s: ast.ChooseCell, acc: Acc) -> Acc:
         """The block, with `it` no cell the reading knows (which cell is chosen: UNREADABLE, the agent looks ahead)."""
         outer, self.trigger = self.trigger, None

@@ -78,6 +78,8 @@ UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares,
                             "depends on the round and on who is out, which the reading does not follow)",
               "residents": "`take`/`give` of residents (which resident goes, and where it lands on the other board, "
                            "depends on the boards' layout, which the reading does not look at)",
+              "tags": "a tag on a cell (`tag it`, count(TAG): what it spares depends on the cell and its "
+                         "neighbours, which the reading does not look at)",
               "choose cell": "`choose cell` (which cell is worth choosing, and what its block then does to it and "
                              "around it, depends on the board's layout, which the reading does not look at)",
               "counter start": "a counter's first value worked out when the card enters play (`counters: {NAME: "

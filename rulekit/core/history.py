@@ -103,4 +103,4 @@ def info_key(game: Game, seat: int) -> tuple:
         tuple(sorted((k, len(v)) for k, v in st.decks.items())), tuple(sorted((k, len(v)) for k, v in st.discards.items())),
         seen_by(st, seat),
         *((tuple(c.id for c in st.pool),) if st.pool else ()),      # a draft's face-up pool, while it lies
-    )
+    ) + ((tuple(sorted(st.tags.items())),) if st.tags else ())     # tags on cells are public

@@ -75,6 +75,7 @@ class Observation:
     players: int
     geometry: B.Geometry
     board: tuple[int, ...]
+    tags: tuple[tuple[int, str], ...]
     round: int
     phase: str
     step: str
@@ -203,6 +204,8 @@ def _view_class(game: Game, me: int) -> type[Observation]:
         "geometry": property(lambda self: geo),
         "board": property(lambda self: tuple(game.state.board),
                           doc="Cell states by index (B.TILE for a face-down tile), a copy."),
+        "tags": property(lambda self: tuple(sorted(game.state.tags.items())),
+                          doc="(cell index, tag) of every cell holding a tag (public), in index order."),
         "round": property(lambda self: game.state.round),
         "phase": property(lambda self: game.state.phase),
         "step": property(lambda self: game.state.cursor.step, doc="The step of the phase the game stands at (public)."),

@@ -81,12 +81,36 @@ class Ops(Chance):
             self._revealed(i)
         if self.log is not None:
             self.record("cell", cell=list(B.RC[i]), before=B.STATE_NAMES[old], after=B.STATE_NAMES[new], cause=cause)
+        if st.tags and i in st.tags:       # a tag stays only while its resident stays as it is
+            self.tag_cell(i, st.tags[i], False, cause)
         if old == B.MILD and new == B.HEALTHY:
             self.add_score(seat, 1, "cured")
             if self.program.hears_cure:
                 self.fire(seat, "cure", i)
         elif new == B.DEAD and old in B.ALIVE:
             self.add_score(seat, -1, "death")
+
+    def tag_cell(self, i: int, tag: str, on: bool, cause: str) -> bool:
+        """Put a tag on cell i (only a living resident takes one; it replaces another tag there), or take it
+        off (only that tag). True when the cell's tag changed."""
+        tags = self.state.tags
+        if on:
+            if self.state.board[i] not in B.ALIVE or tags.get(i) == tag:
+                return False
+            tags[i] = tag
+        elif tags.get(i) == tag:
+            del tags[i]
+        else:
+            return False
+        self.state.board_version[self.geo.owner[i]] += 1    # what reads the board (once when becomes) looks again
+        if self.log is not None:
+            self.record("tag", cell=list(B.RC[i]), tag=tag, on=on, cause=cause)
+        return True
+
+    def tagged(self, seat: int, tag: str) -> list[int]:
+        """The seat's cells holding this tag, in reading order."""
+        owner = self.geo.owner
+        return sorted(i for i, m in self.state.tags.items() if m == tag and owner[i] == seat)
 
     def board_changed(self) -> None:
         """The board was laid by hand: forget what was derived from it."""
@@ -654,14 +678,20 @@ class Ops(Chance):
 
     def send_residents(self, f: Frame, direction: str, src: int, dst: int, kind: str, want_all: bool, n: int) -> int:
         """`take`/`give` KIND: up to the amount of src's residents of that kind move, one at a time and keeping their
-        state, each to an empty cell of dst's board. The card's owner picks which resident and which empty cell (an
-        event has no owner: the one who gives, or takes). When src has no such resident left, or dst no empty cell,
+        state, each to an empty cell of dst's board. The card's owner picks which resident and which empty cell;
+        inside `they choose:` the block's player does (the receiver of `give`, the giver of `take`); an event has no
+        owner: the one who gives, or takes. When src has no such resident left, or dst no empty cell,
         the rest stay; a resident whose death is being decided is never moved. Nothing scores and no trigger hears
         it. To oneself nothing moves. The part that could not be moved is returned."""
         if src == dst:
             return 0
         codes = tuple(B.STATE_BY_NAME[s] for s in registry.KIND_STATES[kind])
-        asker = f.owner if f.owner is not None else (src if direction == "give" else dst)
+        if f.owner is None:
+            asker = src if direction == "give" else dst          # the enclosing subject: who gives, or takes
+        elif f.they:
+            asker = dst if direction == "give" else src          # `they choose:`: the block's player
+        else:
+            asker = f.owner
         dying = self.dying
         left = [i for i in self.cells(src, codes) if i not in dying]
         want = len(left) if want_all else n

@@ -175,6 +175,7 @@ class GameState:
         "seed",
         "seen",
         "steps",
+        "tags",
     )
 
     def __init__(self, players: int, seed: int, start: dict[str, int]):
@@ -184,6 +185,7 @@ class GameState:
         geo = B.geometry(players)
         self.board = [B.NOCELL if o < 0 else B.EMPTY for o in geo.owner]
         self.fronts = bytearray(B.SIZE * B.SIZE)     # 1 where a face-down tile has an infected front
+        self.tags: dict[int, str] = {}              # cell -> the tag kept on it (registry.CELL_TAGS), public
         self.seats = [SeatState(s, start) for s in range(players)]
         for s in range(players):
             self.seats[s].counts[B.EMPTY] = len(geo.cells_of[s])
@@ -222,6 +224,7 @@ class GameState:
         g.rng.setstate(self.rng.getstate())
         g.board = list(self.board)
         g.fronts = bytearray(self.fronts)
+        g.tags = dict(self.tags)
         g.seats = [s.copy() for s in self.seats]
         g.decks = {k: list(v) for k, v in self.decks.items()}
         g.discards = {k: list(v) for k, v in self.discards.items()}
@@ -254,6 +257,7 @@ class GameState:
             "players": self.players, "seed": self.seed,
             "rng": [version, list(internal), gauss],
             "board": list(self.board), "fronts": list(self.fronts),
+            "tags": [[i, m] for i, m in sorted(self.tags.items())],
             "seats": [_seat_json(s) for s in self.seats],
             "decks": {str(k): ids(v) for k, v in self.decks.items()},
             "discards": {str(k): ids(v) for k, v in self.discards.items()},
@@ -286,6 +290,7 @@ class GameState:
         g.rng.setstate((version, tuple(internal), gauss))
         g.board = list(d["board"])
         g.fronts = bytearray(d["fronts"])
+        g.tags = {int(i): str(m) for i, m in d.get("tags", ())}
         g.seats = [_seat_from(s, content) for s in d["seats"]]
         g.decks = {int(k): cards(v) for k, v in d["decks"].items()}
         g.discards = {int(k): cards(v) for k, v in d["discards"].items()}

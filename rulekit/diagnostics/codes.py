@@ -135,6 +135,7 @@ class R(StrEnum):
     SELF_COMPARISON = "RK248", WARNING, "a value compared with itself: always true or always false", (EXPR_CHECKS,)
     NEXT_TO = "RK249", ERROR, "`next to` with a verb or a kind it cannot take", (EXPR_CHECKS, ITEM_CHECKS)
     CHOOSE_CELL = "RK250", ERROR, "`choose cell` misspelt, or with a kind of resident the language does not know", (ITEM_CHECKS,)
+    CELL_TAG = "RK251", ERROR, "a tag the language does not know, or `tag it` where `it` is no cell", (ITEM_CHECKS,)
     ROLL_LIMIT = "RK255", ERROR, "a die (`roll(N)`) whose sides or rerolls can pass their limits", (EXPR_CHECKS,)
     ROLL_OUTSIDE_EFFECT = "RK256", ERROR, "a die (`roll(N)`) rolled where no effect runs", (EXPR_CHECKS,)
     SEAT_WORD = ("RK260", ERROR, "a player by turn order (`player after me:`, `first player:`) with a word it does not take",

@@ -1976,6 +1976,33 @@ DOCS: dict[R, Doc] = _docs(
         """),
     ),
     _doc(
+        R.CELL_TAG,
+        """
+        Finds `tag it WORD` or `untag it WORD` where WORD is no tag of the language, a
+        misspelt `tag`/`untag` (or another verb followed by a word after `it`), and `tag it` where
+        `it` is a card.
+        """,
+        """
+        A tag has a fixed meaning the spread respects (`sheltered`: infects no one, neither
+        worsens nor dies); a word the language does not know has none, so the card would tag
+        nothing. A card cannot hold a tag: only a cell can.
+        """,
+        _policy("""
+            on play:
+              choose cell with mild:
+                tag it shelterd
+        """),
+        """
+        Write a tag of the table in language.md section 7 (`sheltered`), on a cell `it`: inside
+        `choose cell:` or a trigger whose `it` is a cell.
+        """,
+        _policy("""
+            on play:
+              choose cell with mild:
+                tag it sheltered
+        """),
+    ),
+    _doc(
         R.CHOOSE_CELL,
         """
         Finds a `choose WORD:` block whose word is not `cell` (a misspelt `choose cell:`, or a

@@ -268,6 +268,9 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             call = f"rt.board_verb(f, {s}, {st.verb!r}, {mode!r}, {n}, {st.kind!r}{near})"
         self.emit(i, f"{self.bind(st)} = {call}" if st.as_name else call, st.pos.line)
 
+    def s_Tag(self, st: ast.Tag, i: int, s: str) -> None:
+        self.emit(i, f"rt.tag(f, {st.verb!r}, {st.tag!r})", st.pos.line)
+
     def s_VerbIt(self, st: ast.VerbIt, i: int, s: str) -> None:
         self.emit(i, f"rt.verb_it(f, {s}, {st.verb!r})", st.pos.line)
 
@@ -368,6 +371,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
     def e_CountOf(self, e: ast.CountOf, s: str) -> str:
         if e.near is not None:
             return f"rt.count_near(f, {s}, {e.what!r}, {e.near!r})"
+        if e.what in registry.CELL_TAGS:
+            return f"rt.count_tagged({s}, {e.what!r})"
         if e.what in ("played", "tableau"):
             card, source = self.fresh("C"), f"rt.{'played' if e.what == 'played' else 'tableau'}_cards({s})"
             if e.where is None:

@@ -130,6 +130,9 @@ class Walk(Visitor, walks=("statements", "expressions")):
         if seat is not None:
             self.players(st.body, seat)
 
+    def s_Tag(self, st: ast.Tag, s: int | None) -> None:
+        self.rt.tag(self.frame, st.verb, st.tag)
+
     def s_ChooseCell(self, st: ast.ChooseCell, s: int | None) -> None:
         cell = self.rt.choose_cell(self.frame, s, st.kind, ast.cell_hint(st.body))
         if cell is not None:
@@ -307,6 +310,8 @@ class Walk(Visitor, walks=("statements", "expressions")):
         rt = self.rt
         if e.near is not None:
             return rt.count_near(self.f, s, e.what, e.near)
+        if e.what in registry.CELL_TAGS:
+            return rt.count_tagged(s, e.what)
         if e.what in ("played", "tableau"):
             cards = rt.played_cards(s) if e.what == "played" else rt.tableau_cards(s)
             if e.where is None:

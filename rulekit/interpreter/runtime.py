@@ -59,7 +59,8 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "players", "choose_player", "highest", "lowest", "count_players", "played_cards", "counter",
             "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near",
             "turn", "seat_player", "choose_cell", "it_as", "roll", "they_choose", "has_advisor", "in_tableau",
-            "switched_off", "caused_by", "tableau_cards", "marks", "mark", "draft")
+            "switched_off", "caused_by", "tableau_cards", "marks", "mark", "draft",
+            "tag", "count_tagged")
 
 
 def num(v: int) -> int:
@@ -341,6 +342,16 @@ class Runtime:
     def it_as(self, f: Frame, cell: int) -> _ItAs:
         """`it` is the chosen cell for the block's statements, and what it was again after them."""
         return _ItAs(f, cell)
+
+    def tag(self, f: Frame, verb: str, tag: str) -> None:
+        """`tag it TAG` / `untag it TAG` on the cell `it` (the core's rule: only a living resident takes one)."""
+        it = f.it
+        if isinstance(it, int):
+            self.g.tag_cell(it, tag, verb == "tag", f.card.id)
+
+    def count_tagged(self, s: int | None, tag: str) -> int:
+        """count(TAG): the subject's cells holding that tag."""
+        return len(self.g.tagged(_who(s), tag))
 
     def verb_it(self, f: Frame, s: int | None, verb: str) -> None:
         it = f.it

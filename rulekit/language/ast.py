@@ -326,6 +326,16 @@ class After(Node):
 
 
 @dataclass(frozen=True)
+class Tag(Node):
+    """`tag it TAG` / `untag it TAG`: put a tag (registry.CELL_TAGS) on the cell `it`, or take it off."""
+
+    verb: str               # 'tag' | 'untag'; the checker names any other word written here
+    tag: str
+    verb_pos: Pos
+    tag_pos: Pos
+
+
+@dataclass(frozen=True)
 class ChooseCell(Node):
     """`choose cell [with KIND]:` — the subject picks one cell of its board (one holding a KIND), which is `it`
     in the block; no such cell: the block is skipped."""
@@ -341,7 +351,7 @@ def cell_hint(body: tuple[Stmt, ...]) -> str:
     """The verb a `choose cell` block first does to `it` (or `next to it`), for the question's text: the bots read
     what a cell is chosen for from its first word. 'choose' when the block does no verb to it."""
     for s in body:
-        if isinstance(s, VerbIt) or (isinstance(s, VerbStmt) and s.near == "it"):
+        if isinstance(s, VerbIt | Tag) or (isinstance(s, VerbStmt) and s.near == "it"):
             return s.verb
         if isinstance(s, ChooseCell):
             continue            # an inner `it` is another cell
@@ -389,7 +399,8 @@ class TheyChoose(Node):
 
 Stmt = (TrackChange | Let | If | EachPlayer | PlayerWith | Repeat | Choose | May | MayPay
         | Spend | Pay | VerbStmt | VerbIt | Draw | Unlock | Prevent | Mark
-        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | SeatPlayer | ChooseCell | TheyChoose | Draft)
+        | ChoosePlayer | Transfer | Discard | MayDiscard | After | Me | SeatPlayer | ChooseCell | TheyChoose | Draft
+        | Tag)
 
 
 def bodies(s: Stmt) -> tuple[tuple[Stmt, ...], ...]:

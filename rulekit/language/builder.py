@@ -304,6 +304,10 @@ class AstBuilder(Transformer):
     def choose_player_stmt(self, ch: list[Any]) -> ast.ChoosePlayer:
         return ast.ChoosePlayer(self.pos(ch[0], ch[-1]), _has(ch, "OTHER"), _after(ch, "WHERE"), ch[-1].body)
 
+    def tag_stmt(self, ch: list[Any]) -> ast.Tag:
+        verb, _it, tag = ch
+        return ast.Tag(self.pos(verb, tag), verb.value, tag.value, self.tok(verb), self.tok(tag))
+
     def choose_cell_stmt(self, ch: list[Any]) -> ast.ChooseCell:
         _choose, word, *rest = ch               # rest: [WITH KIND] ":" block (the colon is filtered out)
         body = ch[-1]

@@ -237,6 +237,15 @@ class ExprChecks(Visitor, walks=("expressions",)):
     def e_CountOf(self, e: ast.CountOf) -> str:
         if e.near is not None:
             return self.count_near(e)
+        if e.what in registry.CELL_TAGS:      # count(sheltered): the subject's cells holding that tag
+            self.reads.add("board")
+            if e.where is not None:
+                self.report(R.UNKNOWN_COUNT, e.where.pos, f"count({e.what}) counts tagged cells and takes no `where`",
+                            hint=f"write count({e.what})")
+            if not self.subject:
+                self.report(R.NO_PLAYER, e.pos, f"count({e.what}) counts on a player's board, but an event has no "
+                            "player here", hint="use it inside `each player:` or `player with …:`")
+            return NUM
         self.reads.add("cards" if e.what in ("played", "tableau") else "players")
         if e.what not in registry.COUNTABLE:
             msg, _ = unknown_word(e.what, registry.COUNTABLE, "thing to count")

@@ -511,6 +511,23 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         self.player_block(s.body)
         self.subject = outer
 
+    def s_Tag(self, s: ast.Tag) -> None:
+        """`tag it TAG` / `untag it TAG`: a tag of the registry, on a cell `it`."""
+        if s.verb not in registry.TAG_VERBS:
+            guess = nearest(s.verb, list(registry.TAG_VERBS))
+            msg = (f"unknown verb '{s.verb}' — did you mean '{guess}'?" if guess else
+                   f"`{s.verb} it {s.tag}`: only `tag it` and `untag it` take a word after `it`")
+            self.report(R.CELL_TAG, s.verb_pos, msg, hint="write `tag it sheltered` or `untag it sheltered`; other "
+                                                        "verbs take `it` alone (`cure it`)")
+            return
+        if s.tag not in registry.CELL_TAGS:
+            msg, hint = unknown_word(s.tag, registry.CELL_TAGS, "tag")
+            self.report(R.CELL_TAG, s.tag_pos, msg, hint=hint)
+        it_type = self.it_type(s.pos)
+        if it_type is not None and it_type != CELL:
+            self.report(R.CELL_TAG, s.pos, f"`{s.verb} it` needs `it` to be a cell, but here it is a card",
+                        hint="`it` is a cell in `choose cell:`, `when reveal…`, `when death…` and `when cure`")
+
     def s_ChooseCell(self, s: ast.ChooseCell) -> None:
         if s.word != "cell":
             guess = nearest(s.word, ["cell"])

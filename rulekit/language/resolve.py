@@ -294,7 +294,7 @@ class _Resolver(Visitor, walks=("statements", "expressions", "declarations")):
     def s_Unlock(self, s: ast.Unlock) -> None:
         self.expr(s.stage)
 
-    s_VerbIt = s_Prevent = no_names
+    s_VerbIt = s_Prevent = s_Tag = no_names
 
     def s_Mark(self, s: ast.Mark) -> None:
         if s.amount is not None:

@@ -32,6 +32,7 @@ _SECTIONS: dict[str, tuple[str, str]] = {
     "count": ("棋盘计数", "property"),
     "value": ("数值", "property"),
     "kind": ("居民种类", "enumMember"),
+    "tag": ("标签", "enumMember"),
     "verb": ("动词", "function"),
     "trigger": ("触发器", "event"),
     "phase": ("阶段", "event"),
@@ -79,7 +80,8 @@ _STATEMENT_EXAMPLES = {
     "may": "may:\n  reveal 1 tiles", "may pay": "may pay 2:\n  medical += 2", "spend": "spend 1\nmedical += 1",
     "pay": "pay 3 as unpaid\npolicy -= unpaid", "draw": "draw 3 from stage 1 keep 1", "unlock": "unlock stage 2",
     "choose player": "choose other player:\n  take 1 money",
-    "choose cell": "choose cell with mild:\n  cure it", "take": "each other player:\n  take 1 money",
+    "choose cell": "choose cell with mild:\n  cure it",
+    "tag": "choose cell with mild:\n  tag it sheltered", "take": "each other player:\n  take 1 money",
     "give": "each other player:\n  give 1 money", "discard": "discard 1 cards",
     "may discard": "may discard 1 cards:\n  money += 3",
     "after": "after 2 rounds:\n  money += 3", "me": "each other player:\n  money -= 1\n  me:\n    money += 1",
@@ -105,6 +107,8 @@ def _examples(section: str, w: str) -> str:
         if w in G.VERBS:
             return _body(f"{w} 1 {G.VERBS[w].kinds[0]}")
         return _body(f"{w} 2 tiles" if w in G.TILE_VERBS else "discard 1 cards")
+    if section == "tag":
+        return _body(f"choose cell with mild:\n  tag it {w}\nmoney += count({w})")
     if section == "trigger":
         body = "prevent" if G.TRIGGERS[w].preventable else "money += 1"
         return f"when {w}:\n  {body}"
@@ -163,6 +167,7 @@ def entries() -> tuple[Entry, ...]:
     out = [
         *_words("track", [*G.TRACKS.values(), G.MONEY]),
         *_words("count", G.COUNTS), *_words("value", G.VALUES), *_words("kind", G.KINDS),
+        *_words("tag", G.CELL_TAGS),
         *_words("verb", [*G.VERBS.values(), *G.TILE_VERBS.values(), *G.IT_ONLY_VERBS.values()]),
         *_words("trigger", G.TRIGGERS), *_words("phase", G.PHASES), *_words("moment", G.REACT_MOMENTS),
         *_words("quantity", G.QUANTITIES), *_words("predicate", G.PREDICATES), *_words("function", G.FUNCTIONS),

@@ -75,6 +75,7 @@ def page(obs: Observation, q: Question | None = None, qid: int = 0) -> dict[str,
     return {
         "seat": obs.seat, "players": obs.players, "round": obs.round, "phase": obs.phase, "step": obs.step,
         "board": [B.STATE_NAMES[board[i]] for i in range(B.SIZE * B.SIZE)],
+        "tags": {str(i): m for i, m in obs.tags},      # tags kept on cells (public): index -> tag
         "owner": list(geo.owner),
         "seats": seats,
         "hand": [card_view(c) for c in obs.hand],

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rulekit.core.game import Game
 
 STEPS = registry.SPREAD_STEPS
+CELL_TAGS = registry.CELL_TAGS
 TEXT = {"contagion": "contagion: infect a healthy neighbour", "deaths": "deaths: a severe case dies",
         "worsening": "worsening: a mild case becomes severe"}
 
@@ -128,6 +129,9 @@ def _prepare(g: Game, step: str, d: SpreadStep, seat: int) -> None:
         name, state = ("new_dead", B.SEVERE) if step == "deaths" else ("new_severe", B.MILD)
         x = d.x = g.quantity(seat, name, Q.new_dead(p.disease) if step == "deaths" else Q.new_severe(p.disease))
         d.cands = tuple(g.cells(seat, (state,))) if x > 0 and p.counts[state] else ()
+        tags = g.state.tags
+        if tags and d.cands:            # a tag that stops worsening (registry.CELL_TAGS): neither worsens nor dies
+            d.cands = tuple(i for i in d.cands if i not in tags or CELL_TAGS[tags[i]].worsens)
 
 
 def _pick(g: Game, step: str, d: SpreadStep, seat: int) -> Question | None:
@@ -165,13 +169,15 @@ def _apply(g: Game, step: str, cells: Iterable[int]) -> None:
 
 
 def contagion_tiers(g: Game, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Healthy neighbours of the seat's mild and severe residents: its own board's first, then across
-    the border (unless that board is sealed), each in reading order."""
-    board, nb, owner = g.state.board, g.geo.neighbours, g.geo.owner
+    """Healthy neighbours of the seat's mild and severe residents (not those whose tag stops them infecting):
+    its own board's first, then across the border (unless that board is sealed), each in reading order."""
+    board, nb, owner, tags = g.state.board, g.geo.neighbours, g.geo.owner, g.state.tags
     own: set[int] = set()
     other: set[int] = set()
     shut = g.sealed_out(seat)           # `seal border out`: my infected reach no other board
     for i in g.cells(seat, B.INFECTED):
+        if tags and i in tags and not CELL_TAGS[tags[i]].infects:
+            continue                     # a sheltered case infects no one (registry.CELL_TAGS)
         for j in nb[i]:
             if board[j] == B.HEALTHY:
                 if owner[j] == seat:

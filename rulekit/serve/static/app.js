@@ -53,6 +53,12 @@ function drawBoard(s) {
     d.className = `cell ${st}` + (owner >= 0 ? ` q${owner}` : "");
     d.textContent = STATE_MARK[st] || "";
     d.title = `(${Math.floor(i / 10)}, ${i % 10}) ${STATE_WORDS[st]}` + (owner >= 0 ? ` · P${owner + 1}` : "");
+    const tag = (s.tags || {})[i];       // a tag kept on the cell (public): shown on it and named in its title
+    if (tag) {
+      d.classList.add("tagged");
+      d.textContent += "⛨";
+      d.title += ` · 标签 tag: ${tag}`;
+    }
     if (picks.direct.has(i) || picks.sources.has(i)) d.classList.add("pick");
     if (source !== null) {
       if (i === source) d.classList.add("source");
