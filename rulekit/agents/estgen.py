@@ -688,6 +688,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         """Walker.verb: lines leaving the number of cells taken in `n`. `y if y < x else x` is min(x, y)
         and `y if y > x else x` is max(x, y): the same object, without the calls."""
         tiles = COUNT["tiles"]
+        if E.event_deck(s):             # the event deck: unreadable (estimate.UNREADABLE)
+            return ["n = 0"]
         if s.verb in ("reveal", "arrange"):
             out = [f"n = {answer}" if answer is not None else f"n = {self.amount(s, f'a[{tiles}]')}",
                    f"n, m = int(n), int(a[{tiles}])",
