@@ -33,7 +33,7 @@ from rulekit.agents.snapshot import (
     unseen_events, visit, with_event, worth, worth_at,
 )
 from rulekit.agents.walker import (
-    compare, counter_values, counter_values_of, event_deck, event_harm, roll_mean, Walker,
+    compare, counter_values, counter_values_of, event_deck, event_harm, rerolled, roll_mean, Walker,
 )
 from rulekit.agents.weights import (
     CHANCE, DERIVED, DISCARD, DRAW, IT_STATE, KIND_STATES, LASTING, LATER, MAX_NUMBER, MAX_REPEAT, MONEY, OTHERS,
@@ -130,6 +130,7 @@ __all__ = [
     "ranges_of",
     "react_value",
     "read_as",
+    "rerolled",
     "roll_mean",
     "seal_value",
     "seat_numbers",

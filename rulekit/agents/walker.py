@@ -544,6 +544,11 @@ def event_deck(s: ast.VerbStmt) -> bool:
     return s.kind == registry.EVENTS_WORD and (s.verb in registry.EVENT_VERBS or s.verb == "arrange")
 
 
+def rerolled(h) -> bool:
+    """Does a handler roll a die its subject may roll again (`roll(N, rerolls K)`)?"""
+    return any(c.func == "roll" and c.rerolls for c in h.find_all(ast.Call))
+
+
 def roll_mean(sides) -> float:
     """What a die of `sides` sides gives on average (the reading values a roll by it)."""
     return (max(1, min(sides, MAX_DIE)) + 1) / 2
