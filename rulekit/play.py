@@ -189,6 +189,8 @@ RECORDS: dict[str, dict[str, Shape]] = {
     "modifier": {"seat": SEAT, "card": CARD, "quantity": TEXT, "delta": NUMBER},
     "given": {"seat": SEAT, "to": SEAT, "card": CARD},
     "roll": {"seat": maybe(SEAT), "card": CARD, "sides": COUNT, "value": COUNT},
+    "looked": {"seat": SEAT, "card": CARD, "events": COUNT, "arranged": FLAG},
+    "reshuffled": {"card": CARD, "events": COUNT},
 }
 
 # No line rulekit writes comes near this (a round's `tracks` record, the longest, is about 1,000
@@ -670,6 +672,10 @@ def _change_words(r: dict, name) -> str | None:
         return f"{who}arranges {r['tiles']} tiles"
     if e == "roll":
         return f"{who}rolls {r['value']} (a die of {r['sides']})"
+    if e == "looked":
+        return f"{who}{'arranges' if r['arranged'] else 'looks at'} the next {r['events']} events"
+    if e == "reshuffled":
+        return f"{r['events']} past events shuffled back into the event deck"
     if e == "unlock":
         return f"{who}unlocks stage {r['stage']}"
     if e == "death_prevented":

@@ -175,8 +175,17 @@ TAG_VERBS = ("tag", "untag")
 # Verbs of the form `VERB AMOUNT tiles`.
 TILE_VERBS: dict[str, Word] = _index(
     Word("reveal", "翻开", "reveal face-down tiles of my board, each next to a revealed cell"),
-    Word("arrange", "布置", "look at the fronts of N random tiles of mine and place them (规划专家)"),
+    Word("arrange", "布置", "look at the fronts of N random tiles of mine and place them (规划专家); `arrange N events`: "
+                           "look at the next N events and put them back in the order I choose"),
 )
+
+# Statements on the event deck, `VERB AMOUNT events` (`arrange N events` is the tile verb's other form).
+EVENT_VERBS: dict[str, Word] = _index(
+    Word("foresee", "预见", "foresee N events: look at the next N events of the deck (only I see them), leaving their order"),
+    Word("reshuffle", "洗回", "reshuffle AMOUNT events: the AMOUNT most recent past events go back into the event deck, "
+                             "and the deck is shuffled"),
+)
+EVENTS_WORD = "events"        # the `KIND` of an event-deck statement
 
 # Verbs that only take `it`.
 IT_ONLY_VERBS: dict[str, Word] = _index(
@@ -456,6 +465,7 @@ LIMITS: dict[str, Limit] = _index(
     Limit("die", "骰子面数", "the sides of one `roll(N)`: N is 1 to this", 100),
     Limit("rerolls", "重掷次数", "the rerolls one `roll(N, rerolls K)` may allow: K is 0 to this", 10),
     Limit("marks", "标记层数上限", "stacks of one event's mark on one player (`mark`): more are not added", 9),
+    Limit("foresee", "预见事件数", "the events one `foresee N events` or `arrange N events` may look at: N is 0 to this", 10),
 )
 MAX_NESTING = LIMITS["nesting"].value
 MAX_REPEAT = LIMITS["repeat"].value
@@ -463,6 +473,7 @@ MAX_TRIGGER_DEPTH = LIMITS["trigger_depth"].value
 MAX_NUMBER = LIMITS["number"].value
 MAX_DIE = LIMITS["die"].value
 MAX_REROLLS = LIMITS["rerolls"].value
+MAX_FORESEE = LIMITS["foresee"].value
 
 
 def all_words() -> dict[str, list[str]]:
@@ -473,7 +484,7 @@ def all_words() -> dict[str, list[str]]:
         "values": list(VALUES),
         "kinds": list(KINDS),
         "tags": list(CELL_TAGS),
-        "verbs": [*VERBS, *TILE_VERBS, *IT_ONLY_VERBS],
+        "verbs": [*VERBS, *TILE_VERBS, *IT_ONLY_VERBS, *EVENT_VERBS],
         "triggers": list(TRIGGERS),
         "phases": list(PHASES),
         "quantities": list(QUANTITIES),

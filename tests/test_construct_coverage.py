@@ -232,7 +232,7 @@ def _required() -> dict[str, set[str]]:
         "track limits": set(registry.TRACK_LIMITS),
         "while forms": {"modify", "shield", "seal", "skip", "ceiling"},
         "amount modes": {"n", "all", "any", "up_to"},
-        "verbs": set(registry.VERBS) | set(registry.TILE_VERBS) | set(registry.IT_ONLY_VERBS),
+        "verbs": set(registry.VERBS) | set(registry.TILE_VERBS) | set(registry.IT_ONLY_VERBS) | set(registry.EVENT_VERBS),
         "it verbs": {"discard", "cure", "remove"},
         "kinds": set(registry.KINDS),
         "as names": {"pay … as"} | {f"{v} … as" for v in ("remove", "kill", "treat", "reveal")},

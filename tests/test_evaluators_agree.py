@@ -80,6 +80,8 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
         fired |= {(r["card"], "modifier") for r in logs[0] if r["e"] == "modifier"}
         chance |= {(r["card"], r["q"]) for r in logs[0] if r["e"] == "ask" and r["q"] == "reroll"}
         chance |= {(r["card"], "roll") for r in logs[0] if r["e"] == "roll"}
+        chance |= {(r["card"], r["e"]) for r in logs[0] if r["e"] in ("looked", "reshuffled")}
+        chance |= {(r["card"], r["q"]) for r in logs[0] if r["e"] == "ask" and r["q"] == "order"}
     assert {("extortion", "on play"), ("evacuation", "after"), ("grant", "react actions start"),
             ("retreat", "when event"), ("census", "when cure"), ("lockdown", "on game end"),
             ("baron", "on play"), ("news_team", "when play"), ("supply_crisis", "on resolve"),
@@ -94,7 +96,9 @@ def test_the_language_s_reach_is_evaluated_alike(reach_content, block):
     assert {("field_clinic", "on play"), ("field_clinic", "when reveal mild"), ("resurrection", "on play"),
             ("resurrection", "on round end"), ("export", "on play"), ("export", "on round start"),
             ("shelter", "on play"), ("shelter", "when reveal mild"), ("shelter", "on round end")} <= fired
-    assert {("dice_gamble", "roll"), ("dice_gamble", "reroll"), ("fever", "roll"), ("fever", "reroll")} <= chance
+    assert {("dice_gamble", "roll"), ("dice_gamble", "reroll"), ("fever", "roll"), ("fever", "reroll"),
+            ("oracle", "looked"), ("oracle", "order"), ("rewind", "reshuffled")} <= chance
+    assert {("oracle", "on play"), ("rewind", "on play"), ("rewind", "on round end")} <= fired
     assert fired >= MOMENTS_FIRED
 
 

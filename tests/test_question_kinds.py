@@ -20,10 +20,10 @@ from tests.conftest import ROOT
 # One answer of the right form for each kind (a log's JSON), and one that is not.
 GOOD = {"advisor": "doctor", "strategy": 2, "action": ["relocate", [0, 1], [2, 3]], "treat": "done", "cell": [9, 0],
         "amount": 0, "choose": -3, "may": False, "react": True, "keep": "c1", "discard": "c2", "offer": None, "bid": 4,
-        "arrange": [0, 9], "player": 1, "give": "c3", "reroll": True, "draft": "c4"}
+        "arrange": [0, 9], "player": 1, "give": "c3", "reroll": True, "draft": "c4", "order": "e1"}
 BAD = {"advisor": "", "strategy": 4, "action": ["bury"], "treat": "pass", "cell": [10, 0], "amount": -1,
        "choose": 1.0, "may": 0, "react": "yes", "keep": 3, "discard": None, "offer": [], "bid": True,
-       "arrange": [0], "player": 2, "give": ["c3"], "reroll": 1, "draft": 4}
+       "arrange": [0], "player": 2, "give": ["c3"], "reroll": 1, "draft": 4, "order": 2}
 
 
 def test_every_kind_has_a_form():

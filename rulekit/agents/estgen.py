@@ -274,11 +274,6 @@ def holds(stmts, kind: str) -> bool:
     return False
 
 
-def rerolled(h) -> bool:
-    """Does a handler roll a die its subject may roll again (`roll(N, rerolls K)`)?"""
-    return any(c.func == "roll" and c.rerolls for c in h.find_all(ast.Call))
-
-
 def _bound(stmts, out: dict) -> None:
     """Every name a block binds, in order of first appearance."""
     for s in stmts:
@@ -359,7 +354,7 @@ class _Gen(Visitor, walks=("statements", "expressions")):
             first = next((k for k, h in enumerate(self.handlers) if holds(h.body, kind)), None)
             if first is not None:
                 forced[kind] = (self.handlers[first], ns[f"h{first}"])
-        first = next((k for k, h in enumerate(self.handlers) if rerolled(h)), None)
+        first = next((k for k, h in enumerate(self.handlers) if E.rerolled(h)), None)
         if first is not None:            # a die the owner may roll again: weighed at the value shown
             forced["roll"] = (self.handlers[first], ns[f"h{first}"])
         return CardEstimate(ns, forced, dict(self.slots), source, E.unreadable(card))
@@ -689,6 +684,8 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         """Walker.verb: lines leaving the number of cells taken in `n`. `y if y < x else x` is min(x, y)
         and `y if y > x else x` is max(x, y): the same object, without the calls."""
         tiles = COUNT["tiles"]
+        if E.event_deck(s):             # the event deck: unreadable (estimate.UNREADABLE)
+            return ["n = 0"]
         if s.verb in ("reveal", "arrange"):
             out = [f"n = {answer}" if answer is not None else f"n = {self.amount(s, f'a[{tiles}]')}",
                    f"n, m = int(n), int(a[{tiles}])",

@@ -34,7 +34,7 @@ from rulekit.agents.snapshot import (
     unseen_events, visit, with_event, worth, worth_at,
 )
 from rulekit.agents.walker import (
-    compare, counter_values, counter_values_of, event_harm, roll_mean, Walker,
+    compare, counter_values, counter_values_of, event_deck, event_harm, rerolled, roll_mean, Walker,
 )
 from rulekit.agents.weights import (
     CHANCE, DERIVED, DISCARD, DRAW, IT_STATE, KIND_STATES, LASTING, LATER, MAX_NUMBER, MAX_REPEAT, MONEY, OTHERS,
@@ -105,6 +105,7 @@ __all__ = [
     "dead_spread",
     "each_player",
     "endgame",
+    "event_deck",
     "event_harm",
     "final_penalty",
     "final_penalty_of",
@@ -130,6 +131,7 @@ __all__ = [
     "ranges_of",
     "react_value",
     "read_as",
+    "rerolled",
     "roll_mean",
     "seal_value",
     "seat_numbers",
@@ -450,7 +452,8 @@ def unreadable_in(program: ast.Program, starts: Sequence[tuple[str, Any]] = ()) 
         elif isinstance(node, ast.Transfer):
             what = "residents" if node.what in KIND_STATES else None
         elif isinstance(node, ast.VerbStmt | ast.CountOf):
-            what = "next to" if node.near is not None else node.verb if isinstance(node, ast.VerbStmt) else None
+            what = ("next to" if node.near is not None else "event deck" if isinstance(node, ast.VerbStmt)
+                    and event_deck(node) else node.verb if isinstance(node, ast.VerbStmt) else None)
         else:
             continue
         if what is not None and what in UNREADABLE and what not in found:

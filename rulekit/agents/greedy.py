@@ -564,6 +564,11 @@ class GreedyAgent:
         keep, again = weigh(snap) if ev is None else E.with_event(snap, ev, weigh, estgen.harm)
         return q.options.index(again > keep + 1e-9)
 
+    def on_order(self, obs, q: Question) -> int:
+        """`arrange N events`: the event that reads best for this seat is drawn next."""
+        snap = self.snapshot(obs)
+        return self.best([estgen.harm(obs.card(ref), snap)[0] for ref in q.options])
+
     def on_react(self, obs, q: Question) -> int:
         snap = self.snapshot(obs)
         card, est, _ = self.card(obs, asked(q))

@@ -332,6 +332,8 @@ class Walker(Visitor, walks=("statements", "expressions")):
 
     def verb(self, s: ast.VerbStmt, amount, acc: Acc) -> int:
         """Apply a board or tile verb to the estimate; the number of cells it took."""
+        if event_deck(s):               # worth: unreadable (UNREADABLE), measured by the lookahead
+            return 0
         if s.verb in ("reveal", "arrange"):
             n = amount if amount is not None else self.amount(s, acc, acc.counts["tiles"])
             n = max(0, min(int(n), int(acc.counts["tiles"])))
@@ -539,6 +541,16 @@ class Walker(Visitor, walks=("statements", "expressions")):
 
 
 _NAMED = (rs.LOCAL, rs.COUNTER)    # the kinds of name an Acc holds by name (Acc.env)
+
+
+def event_deck(s: ast.VerbStmt) -> bool:
+    """`foresee`, `arrange N events`, `reshuffle`: statements on the event deck."""
+    return s.kind == registry.EVENTS_WORD and (s.verb in registry.EVENT_VERBS or s.verb == "arrange")
+
+
+def rerolled(h) -> bool:
+    """Does a handler roll a die its subject may roll again (`roll(N, rerolls K)`)?"""
+    return any(c.func == "roll" and c.rerolls for c in h.find_all(ast.Call))
 
 
 def roll_mean(sides) -> float:

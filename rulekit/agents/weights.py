@@ -83,7 +83,10 @@ UNREADABLE = {"move": "`move` (where the resident goes, and whom it then spares,
               "choose cell": "`choose cell` (which cell is worth choosing, and what its block then does to it and "
                              "around it, depends on the board's layout, which the reading does not look at)",
               "counter start": "a counter's first value worked out when the card enters play (`counters: {NAME: "
-                               "\"= EXPR\"}`), which the reading does not work out"}
+                               "\"= EXPR\"}`), which the reading does not work out",
+              "event deck": "`foresee`, `arrange … events` or `reshuffle … events` (what seeing or reordering the "
+                            "next events is worth depends on the order of the deck, which the reading does not look "
+                            "at)"}
 
 TRACKS = ("medical", "disease", "policy", "score", "economy", "money")
 TRACK_INDEX = {name: k for k, name in enumerate(TRACKS)}

@@ -10,7 +10,8 @@ copy equal the original's. What it cannot see is drawn again from `rng`, consist
 - the cards it cannot place: other seats' hands (less the cards it saw go into them and not leave: won or
   returned at the exchange, given by it), the policy decks and discard piles. Each deck and pile keeps its
   size and stage; the cards of a stage not in its deck or pile are the ones in hands;
-- the order of the event deck (which events are left is public);
+- the order of the event deck (which events are left is public), but for the events on top the seat saw there
+  (`foresee`, `arrange N events`: history.events_known), which stay in place;
 - the sealed bids already made on the offer being auctioned (its own stays);
 - during the advisor draft, the other seats' dealt pairs and what they kept;
 - all chance to come: the copy's generator is seeded from `rng`, and its seed is not the game's.
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rulekit.core import board as B
-from rulekit.core.history import PUBLIC
+from rulekit.core.history import PUBLIC, events_known
 from rulekit.core.observation import advisors_hidden
 from rulekit.core.steps import AuctionStep, SetupStep
 
@@ -45,7 +46,7 @@ def determinize(game: Game, seat: int, rng: random.Random, choosers: Sequence[Ch
     st = copy.state
     _fronts(copy, seat, rng)
     _cards(copy, seat, rng)
-    rng.shuffle(st.event_deck)
+    _events(copy, seat, rng)
     _bids(copy, seat, rng)
     _draft(copy, seat, rng)
     st.seen = [e for e in st.seen if e[0] == PUBLIC or e[0] == seat]
@@ -125,6 +126,27 @@ def _cards(g: Game, seat: int, rng: random.Random) -> None:
         rng.shuffle(hand)
         p.hand = hand
     assert not pool, "every card the seat cannot place has a place in the copy"
+
+
+def _events(g: Game, seat: int, rng: random.Random) -> None:
+    """The event deck dealt again, the events the seat knows lie on top kept in their places."""
+    st = g.state
+    known = events_known(st.seen, seat)
+    if not known:
+        rng.shuffle(st.event_deck)
+        return
+    pool = list(st.event_deck)
+    top: list[Card | None] = []
+    for ref in known:
+        at = next((k for k, c in enumerate(pool) if c.id == ref), None) if ref is not None else None
+        top.append(None if at is None else pool.pop(at))
+    rng.shuffle(pool)
+    placed: list[Card] = []
+    for c in top:                        # a place it does not know: any event it cannot place
+        if c is None and not pool:
+            break
+        placed.append(c if c is not None else pool.pop())
+    st.event_deck = pool + placed[::-1]
 
 
 def _bids(g: Game, seat: int, rng: random.Random) -> None:

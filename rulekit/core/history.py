@@ -21,6 +21,9 @@ every seat sees, or the one seat that saw it. A seat's history is the entries it
 | roll | seat (None for an event's own roll), card id, sides, value | public (every die an effect rolls) |
 | draft | stage, (card id, ...) | public (a draft's cards lie face up) |
 | drafted | seat, card id | public (the card a seat takes from a draft's face-up pool) |
+| looked | seat, how many events, reordered (True/False) | public (that a seat looked at the event deck) |
+| foresaw | (event id, ...) top first: the events the seat looked at, in the order it left them | the seat that looked |
+| reshuffled | how many past events went back | public (the event deck was shuffled) |
 
 Deck and discard sizes, hand sizes, tracks, tableaus and the board are read from the state as it stands
 (core/observation.py); `info_key` puts them and the history together.
@@ -54,6 +57,10 @@ def from_record(kind: str, data: dict[str, Any]) -> tuple[Entry, ...]:
         return ((PUBLIC, kind, data["card"]),)
     if kind == "advisor":
         return ((data["seat"], kind, data["card"]),)
+    if kind == "looked":
+        return ((PUBLIC, kind, data["seat"], data["events"], data["arranged"]),)
+    if kind == "reshuffled":
+        return ((PUBLIC, kind, data["events"]),)
     if kind == "roll":
         return ((PUBLIC, kind, data["seat"], data["card"], data["sides"], data["value"]),)
     if kind == "draft":
@@ -67,7 +74,32 @@ def from_record(kind: str, data: dict[str, Any]) -> tuple[Entry, ...]:
 
 
 KEPT = frozenset({"play", "execute", "switch", "offer", "sold", "unsold", "event", "advisor", "given", "roll",
-                  "draft", "drafted"})
+                  "draft", "drafted", "looked", "reshuffled"})
+
+
+def events_known(seen: list[Entry], seat: int) -> list[str | None]:
+    """The events `seat` knows lie on top of the event deck, top first (None: a place it does not know), by its
+    history: what it foresaw, less the events drawn since; another seat's reordering of the top N makes it
+    forget those N places (it no longer knows their order); a reshuffle, everything."""
+    known: list[str | None] = []
+    for e in seen:
+        who, kind = e[0], e[1]
+        if kind == "foresaw" and who == seat:
+            ids = list(e[2])
+            known = ids + known[len(ids):]
+        elif who != PUBLIC:
+            continue
+        elif kind == "event" and known:
+            known.pop(0)
+        elif kind == "looked" and e[2] != seat and e[4]:
+            n = e[3]
+            forgot: list[str | None] = [None] * min(n, len(known))
+            known = forgot + known[n:]
+        elif kind == "reshuffled":
+            known = []
+    while known and known[-1] is None:
+        known.pop()
+    return known
 
 
 def seen_by(state: GameState, seat: int) -> tuple[Entry, ...]:

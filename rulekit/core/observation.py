@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from rulekit.core import board as B
 from rulekit.core import quantities as Q
 from rulekit.core.errors import RuleViolation
+from rulekit.core.history import events_known
 
 if TYPE_CHECKING:
     from rulekit.core.game import Game
@@ -100,6 +101,7 @@ class Observation:
     card: Callable[[str], Any]
     playable: Callable[[str], bool]
     unseen_events: Callable[[], tuple]
+    foreseen: Callable[[], tuple]                          # event ids it knows lie on top of the deck (None: unknown)
     counters: Callable[[int, str], dict[str, int] | None]
     marks: Callable[[int], dict[str, int]]                 # events' marks on a seat (public): event id -> stacks
     deck_size: Callable[[int], int]
@@ -173,6 +175,11 @@ def _view_class(game: Game, me: int) -> type[Observation]:
             left[card.id] = left.get(card.id, 0) + 1
         return tuple(card for card in game.content.of_kind("event") for _ in range(left.get(card.id, 0)))
 
+    def foreseen(self: Any) -> tuple:
+        """The events this seat knows lie on top of the event deck, top first, as ids (None: a place it does not
+        know): what it looked at (`foresee`, `arrange N events`) less what was drawn since; no other seat's."""
+        return tuple(events_known(game.state.seen, me))
+
     def quantity(self: Any, seat: int, name: str, base: int | None = None, without: str | None = None) -> int:
         """A quantity of a seat under its active modifiers (optionally without one card's): its base is the
         formula of rulekit/core/quantities.py over the seat's numbers now, unless given (a card's price).
@@ -230,6 +237,7 @@ def _view_class(game: Game, me: int) -> type[Observation]:
         "card": lambda self, ref: program.card(ref),
         "playable": lambda self, card_id: program.cards[card_id].playable,
         "unseen_events": unseen_events,
+        "foreseen": foreseen,
         "counters": counters,
         "marks": lambda self, seat: dict(seat_of(seat).marks),
         "deck_size": lambda self, stage: len(game.state.decks.get(stage, ())),

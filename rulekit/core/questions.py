@@ -36,6 +36,7 @@ class Ask(enum.StrEnum):
     GIVE = "give"            # card ids (a card the subject gives away)
     REROLL = "reroll"        # False, True (keep the roll shown, or roll again: `roll(N, rerolls K)`)
     DRAFT = "draft"          # card ids (a card taken from a draft's face-up pool)
+    ORDER = "order"          # event card ids (`arrange N events`: which of those looked at is drawn next)
 
 
 class Cell(NamedTuple):
@@ -145,6 +146,7 @@ KINDS: dict[Ask, Form] = {
     Ask.REROLL: Form("whether to roll the die again (yes or no)", "true or false", ("bool",),
                      lambda v, n: isinstance(v, bool)),
     Ask.DRAFT: Form("which card to take from the draft", CARD_WORDS, ("card",), lambda v, n: _card(v)),
+    Ask.ORDER: Form("which of the events looked at is drawn next", CARD_WORDS, ("card",), lambda v, n: _card(v)),
 }
 assert list(KINDS) == list(Ask), "every kind of question has one Form, in Ask's order"
 # Kinds whose answer is a number (a scenario shows their legal answers as a range).

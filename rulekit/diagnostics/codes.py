@@ -138,6 +138,8 @@ class R(StrEnum):
     CELL_TAG = "RK251", ERROR, "a tag the language does not know, or `tag it` where `it` is no cell", (ITEM_CHECKS,)
     ROLL_LIMIT = "RK255", ERROR, "a die (`roll(N)`) whose sides or rerolls can pass their limits", (EXPR_CHECKS,)
     ROLL_OUTSIDE_EFFECT = "RK256", ERROR, "a die (`roll(N)`) rolled where no effect runs", (EXPR_CHECKS,)
+    FORESEE_LIMIT = ("RK257", ERROR, "a look at the event deck (`foresee`/`arrange N events`) whose N can pass its limit",
+                     (ITEM_CHECKS,))
     SEAT_WORD = ("RK260", ERROR, "a player by turn order (`player after me:`, `first player:`) with a word it does not take",
                  (ITEM_CHECKS,))
     OTHER_MOMENT = ("RK261", ERROR, "another player's moment (`when other …`, `that player:`) where a card cannot hear it",

@@ -1926,6 +1926,29 @@ DOCS: dict[R, Doc] = _docs(
         """, id="safety_net", name="安全网"),
     ),
     _doc(
+        R.FORESEE_LIMIT,
+        """
+        Finds a `foresee N events` or `arrange N events` whose N can come to less than 0 or more
+        than 10, by the values the text lets N take.
+        """,
+        """
+        A look at the event deck has a ceiling, like every number content can grow: `arrange` asks a
+        question for each event looked at, and a look of `money` events could ask thousands. The
+        game stops with an error when a look passes its limit; lint says so first.
+        """,
+        _policy("""
+            on play:
+              arrange money events
+        """),
+        """
+        Put a ceiling on the number with `min(…, 10)`, or write the number of events.
+        """,
+        _policy("""
+            on play:
+              arrange min(money, 3) events
+        """),
+    ),
+    _doc(
         R.SEAT_WORD,
         """
         Finds a player by turn order written with a word the language does not take there: anything but

@@ -259,6 +259,10 @@ class _Gen(Visitor, walks=("statements", "expressions")):
         mode = st.amount.mode
         if st.verb == "reveal":
             call = f"rt.reveal(f, {s}, {mode!r}, {n})"
+        elif st.verb in ("arrange", "foresee") and st.kind == "events":
+            call = f"rt.look_at_events(f, {s}, {n}, {st.verb == 'arrange'!r})"
+        elif st.verb == "reshuffle":
+            call = f"rt.reshuffle_events(f, {mode!r}, {n})"
         elif st.verb == "arrange":
             call = f"rt.arrange(f, {s}, {n})"
         elif st.verb == "move":

@@ -189,6 +189,10 @@ class Walk(Visitor, walks=("statements", "expressions")):
         n: Any = self.expr(st.amount.expr, s) if st.amount.expr is not None else None
         if st.verb == "reveal":
             done = rt.reveal(self.frame, s, mode, n)
+        elif st.verb in ("arrange", "foresee") and st.kind == "events":
+            done = rt.look_at_events(self.frame, s, n, st.verb == "arrange")
+        elif st.verb == "reshuffle":
+            done = rt.reshuffle_events(self.frame, mode, n)
         elif st.verb == "arrange":
             done = rt.arrange(self.frame, s, n)
         elif st.verb == "move":

@@ -60,7 +60,7 @@ EXPORTED = ("tick", "change", "pay", "spend", "may", "may_pay", "choose", "board
             "change_counter", "after", "transfer", "discard", "may_discard", "move", "count_near",
             "turn", "seat_player", "choose_cell", "it_as", "roll", "they_choose", "has_advisor", "in_tableau",
             "switched_off", "caused_by", "tableau_cards", "marks", "mark", "draft",
-            "tag", "count_tagged")
+            "tag", "count_tagged", "look_at_events", "reshuffle_events")
 
 
 def num(v: int) -> int:
@@ -499,6 +499,14 @@ class Runtime:
     def roll(self, f: Frame, s: int | None, sides: int, rerolls: int = 0) -> int:
         """`roll(N)`, `roll(N, rerolls K)`: a die from the game's generator; the subject may roll again K times."""
         return self.g.roll(f, s, sides, rerolls)
+
+    def look_at_events(self, f: Frame, s: int | None, n: int, reorder: bool) -> int:
+        """`foresee N events` / `arrange N events`: the subject looks at the next N events (and orders them)."""
+        return self.g.look_at_events(f, _who(s), n, reorder)
+
+    def reshuffle_events(self, f: Frame, mode: str, n: int | None) -> int:
+        """`reshuffle AMOUNT events`: the most recent past events back into the deck, shuffled."""
+        return self.g.reshuffle_events(f, None if mode == "all" else n)
 
     # ---- moving residents ---------------------------------------------------------------------------------------
     def move(self, f: Frame, s: int | None, mode: str, n: int | None, kind: str) -> int:

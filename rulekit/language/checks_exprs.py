@@ -440,16 +440,16 @@ class ExprChecks(Visitor, walks=("expressions",)):
             self.within(e.args[1], 0, registry.MAX_REROLLS, "the rerolls of a die", "rerolls {}")
         return NUM
 
-    def within(self, e: ast.Expr, lo: int, hi: int, what: str, form: str) -> None:
-        """RK255: the values the text lets e take must lie within lo..hi."""
+    def within(self, e: ast.Expr, lo: int, hi: int, what: str, form: str, rule: R = R.ROLL_LIMIT) -> None:
+        """RK255 (or `rule`): the values the text lets e take must lie within lo..hi."""
         a, b = self.range(e)
         text = show(e)
         if a is not None and a == b and not lo <= a <= hi:
-            self.report(R.ROLL_LIMIT, e.pos, f"`{form.format(text)}`: {what} must be {lo} to {hi}",
+            self.report(rule, e.pos, f"`{form.format(text)}`: {what} must be {lo} to {hi}",
                         hint=f"write a number from {lo} to {hi}")
         elif b is None or b > hi:
             top = "has no ceiling" if b is None else f"can come to {big(b)}"
-            self.report(R.ROLL_LIMIT, e.pos, f"`{form.format(text)}`: {what} must be {lo} to {hi}, but {text} {top} "
+            self.report(rule, e.pos, f"`{form.format(text)}`: {what} must be {lo} to {hi}, but {text} {top} "
                         "here: the game stops with an error when it passes",
                         hint=f"write `{form.format(f'min({text}, {hi})')}`, or a number")
 

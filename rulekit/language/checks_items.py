@@ -673,6 +673,9 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         if s.near is not None and (s.verb not in registry.VERBS or s.verb == "move"):
             self.next_to(s)
             return
+        if s.verb in registry.EVENT_VERBS or (s.verb == "arrange" and s.kind == registry.EVENTS_WORD):
+            self.event_deck(s)
+            return
         self.needs_subject(s, f"`{s.verb}`")
         if s.amount.expr is not None:
             self.number(s.amount.expr, f"the amount of `{s.verb}`")
@@ -692,6 +695,30 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             self.unknown_verb(s.verb, s.verb_pos)
         if s.near is not None:
             self.next_to(s)
+        if s.as_name is not None:
+            self.define(s, s.as_name, NUM, s.as_pos, (0, None))
+
+    def event_deck(self, s: ast.VerbStmt) -> None:
+        """`arrange N events`, `foresee N events` (the subject looks at the next N), `reshuffle AMOUNT events`."""
+        verb, amount = s.verb, s.amount
+        if s.kind != registry.EVENTS_WORD:
+            self.report(R.VERB_WRONG_KIND, s.kind_pos, f"`{verb}` works on the event deck, not '{s.kind}'",
+                        hint=f"write `{verb} 2 events`")
+        if verb == "reshuffle":
+            if amount.mode not in ("n", "all"):
+                self.report(R.VERB_WRONG_KIND, amount.pos, "`reshuffle` takes a number of past events, or `all`",
+                            hint="write `reshuffle 2 events` or `reshuffle all events`")
+            elif amount.expr is not None:
+                self.number(amount.expr, "the amount of `reshuffle`")
+        else:
+            self.needs_subject(s, f"`{verb} … events`")
+            if amount.mode != "n" or amount.expr is None:
+                self.report(R.VERB_WRONG_KIND, amount.pos, f"`{verb}` needs a number of events",
+                            hint=f"write `{verb} 3 events`")
+            else:
+                self.number(amount.expr, f"the amount of `{verb}`")
+                self.within(amount.expr, 0, registry.MAX_FORESEE, "the events one look may see",
+                            f"{verb} {{}} events", R.FORESEE_LIMIT)
         if s.as_name is not None:
             self.define(s, s.as_name, NUM, s.as_pos, (0, None))
 
@@ -719,7 +746,8 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
             self.report(R.UNKNOWN_KIND, s.kind_pos, msg, hint=hint)
 
     def unknown_verb(self, verb: str, pos: ast.Pos) -> None:
-        table = {**registry.VERBS, **registry.TILE_VERBS, **registry.IT_ONLY_VERBS, **registry.TRANSFERS}
+        table = {**registry.VERBS, **registry.TILE_VERBS, **registry.IT_ONLY_VERBS, **registry.TRANSFERS,
+                 **registry.EVENT_VERBS}
         msg, hint = unknown_word(verb, table, "verb")
         self.report(R.UNKNOWN_VERB, pos, msg, hint=hint)
 

@@ -170,7 +170,8 @@ _TOKEN_WORDS = {
 }
 
 # Words that may open a statement without being keywords: tracks and verbs.
-_STATEMENT_NAMES = (*registry.SETTABLE, *registry.VERBS, *registry.TILE_VERBS, *registry.IT_ONLY_VERBS)
+_STATEMENT_NAMES = (*registry.SETTABLE, *registry.VERBS, *registry.TILE_VERBS, *registry.IT_ONLY_VERBS,
+                    *registry.EVENT_VERBS)
 _FULL_WIDTH = {"（": "(", "）": ")", "，": ",", "：": ":", "＝": "=", "＋": "+", "－": "-", "＜": "<", "＞": ">"}
 _CURLY = "“”‘’"
 

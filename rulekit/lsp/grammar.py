@@ -28,7 +28,7 @@ def _words(*names: str) -> str:
 
 
 def effect_grammar() -> dict:
-    verbs = [*G.VERBS, *G.TILE_VERBS, *G.IT_ONLY_VERBS, *G.TRANSFERS]
+    verbs = [*G.VERBS, *G.TILE_VERBS, *G.IT_ONLY_VERBS, *G.TRANSFERS, *G.EVENT_VERBS]
     calls = [*G.PREDICATES, *G.FUNCTIONS, *G.AGGREGATES, "count"]
     constants = [*G.KINDS, *G.COUNTS, *G.VALUES, *G.QUANTITIES, *G.SKIPPABLE, *G.SEALABLE, *G.SUPERLATIVES,
                  *G.CARD_VALUES, *G.HAND_WORDS, "tiles"]

@@ -106,7 +106,7 @@ def _examples(section: str, w: str) -> str:
     if section == "verb":
         if w in G.VERBS:
             return _body(f"{w} 1 {G.VERBS[w].kinds[0]}")
-        return _body(f"{w} 2 tiles" if w in G.TILE_VERBS else "discard 1 cards")
+        return _body(f"{w} 2 tiles" if w in G.TILE_VERBS else f"{w} 2 events" if w in G.EVENT_VERBS else "discard 1 cards")
     if section == "tag":
         return _body(f"choose cell with mild:\n  tag it {w}\nmoney += count({w})")
     if section == "trigger":
@@ -168,7 +168,8 @@ def entries() -> tuple[Entry, ...]:
         *_words("track", [*G.TRACKS.values(), G.MONEY]),
         *_words("count", G.COUNTS), *_words("value", G.VALUES), *_words("kind", G.KINDS),
         *_words("tag", G.CELL_TAGS),
-        *_words("verb", [*G.VERBS.values(), *G.TILE_VERBS.values(), *G.IT_ONLY_VERBS.values()]),
+        *_words("verb", [*G.VERBS.values(), *G.TILE_VERBS.values(), *G.IT_ONLY_VERBS.values(),
+                             *G.EVENT_VERBS.values()]),
         *_words("trigger", G.TRIGGERS), *_words("phase", G.PHASES), *_words("moment", G.REACT_MOMENTS),
         *_words("quantity", G.QUANTITIES), *_words("predicate", G.PREDICATES), *_words("function", G.FUNCTIONS),
         *_words("aggregate", G.AGGREGATES), *_words("countable", G.COUNTABLE), *_words("card value", G.CARD_VALUES),
