@@ -42,6 +42,7 @@ PROMPTS: dict[Ask, str] = {
     Ask.GIVE: "选择给出的牌 · give a card",
     Ask.DRAFT: "从摊开的牌里拿一张 · take a card from the draft",
     Ask.REROLL: "骰子要重掷吗 · roll the die again?",
+    Ask.ORDER: "选择接下来翻开的事件 · choose the event drawn next",
 }
 CELL_KINDS = (Ask.CELL, Ask.ARRANGE)
 
@@ -81,9 +82,18 @@ def page(obs: Observation, q: Question | None = None, qid: int = 0) -> dict[str,
         "hand": [card_view(c) for c in obs.hand],
         "offers": [{"owner": owner, **card_view(card)} for owner, card in obs.offers],
         "events": {"history": [card_view(c) for c in obs.history], "left": obs.events_left,
-                   "current": card_view(current) if current is not None else None},
+                   "current": card_view(current) if current is not None else None,
+                   # what this seat knows lies on top of the event deck (`foresee`): its own, no other seat's
+                   "foreseen": [_known(obs, cid) for cid in obs.foreseen()]},
+        "pool": [card_view(c) for c in obs.pool],       # a draft's cards, face up for every seat
         "question": question_view(obs, q, qid) if q is not None and q.seat == obs.seat else None,
     }
+
+
+def _known(obs: Observation, cid: str | None) -> str | None:
+    """An event's name where the seat knows which it is, else None (a place it does not know)."""
+    card = obs.card(cid) if cid is not None else None
+    return card.name if card is not None else None
 
 
 def question_view(obs: Observation, q: Question, qid: int) -> dict[str, Any]:

@@ -206,7 +206,10 @@ function render(s) {
   drawCards("offers", s.offers, (c) => `P${c.owner + 1}: `);
   const ev = s.events;
   $("events").textContent = (ev.current ? `现在 now: ${cardLabel(ev.current)} · ` : "") +
-    `已抽 drawn: ${ev.history.map((c) => c.name).join("、") || "—"} · 剩余 left ${ev.left}`;
+    `已抽 drawn: ${ev.history.map((c) => c.name).join("、") || "—"} · 剩余 left ${ev.left}` +
+    (ev.foreseen && ev.foreseen.length ? ` · 你看到的接下来 next, as you saw: ${ev.foreseen.map((n) => n || "?").join("、")}` : "");
+  $("pool-box").hidden = !(s.pool && s.pool.length);
+  drawCards("pool", s.pool || []);
   const a = s.asking;
   $("asking").textContent = a && a.seat !== s.seat ? `P${a.seat + 1} 正在决定 is deciding: ${a.text || a.kind}` : "";
   drawFinal(s);
