@@ -21,10 +21,12 @@ from tests.lint_fixtures import private_lint_cache  # noqa: F401 — autouse: th
 CORPUS = Path(__file__).resolve().parent / "fixtures" / "corpus"
 _VERDICT = re.compile(r"^verdict: (exact|approximate: \S.*|impossible: \S.*)$", re.M)
 
-# The aim: 9 in 10 (51 of 56) written exactly as meant. The gaps left, with what would close them,
-# are in each non-exact card's verdict: chance, looking at the event deck, playing or copying
-# another card's effect, removing a card from a tableau.
-EXACT_AT_LEAST = 52
+# The aim: 9 in 10 (51 of 56) written exactly as meant. The figures as measured (MEASURE.md, on main
+# 2375211): chance (roll) made 生死未卜 writable but only approximate, as nothing visits each
+# resident of a kind once; still impossible: looking at the event deck, playing or copying another
+# card's effect, picking and removing a card of a tableau. Each non-exact card's verdict says what is
+# missing. A change of these figures, up or down, is a change of the measure: update them and MEASURE.md.
+VERDICTS = {"exact": 52, "approximate": 1, "impossible": 3}
 CARDS = 56
 
 
@@ -63,10 +65,10 @@ def test_a_verdict_matches_what_the_card_is(every_card):
     assert not wrong, "\n".join(wrong)
 
 
-def test_at_least_this_many_of_the_56_are_written_exactly_as_meant(every_card):
+def test_the_verdicts_of_the_56_are_counted_as_measured(every_card):
     counts = Counter(verdict(card) for card in every_card.cards)
     assert sum(counts.values()) == CARDS
-    assert counts["exact"] >= EXACT_AT_LEAST, dict(counts)
+    assert dict(counts) == VERDICTS, dict(counts)
 
 
 def test_seeded_games_on_the_corpus_end_without_an_error(corpus):
