@@ -65,6 +65,15 @@ def test_a_verb_that_never_changes_the_chosen_cell_is_named():
     assert message.startswith("`cure it` never does anything here: `it` is a healthy cell")
 
 
+def test_a_verb_after_another_on_the_chosen_cell_is_not_blamed():
+    """`treat it` makes the severe case mild, so the `cure it` after it acts (the corpus card 生死未卜 does it):
+    once a verb has acted on `it`, what the cell holds is no longer known and RK230 says nothing."""
+    assert seen("on play:\n  choose cell with severe:\n    treat it\n    cure it\n") == []
+    assert [d[0] for d in seen("on play:\n  choose cell with severe:\n    cure it\n")] == ["RK230"]
+    assert [d[0] for d in seen("when reveal mild:\n  treat it\n")] == ["RK230"]   # a trigger's `it`, as before
+    assert seen("when reveal mild:\n  worsen it\n  treat it\n") == []
+
+
 def test_discard_it_on_a_chosen_cell_names_the_block():
     (code, row, _, message, _), = seen("when unsold:\n  choose cell:\n    discard it\n")
     assert (code, row) == (R.IT_WRONG_TYPE, 3)

@@ -90,7 +90,9 @@ class ExprChecks(Visitor, walks=("expressions",)):
         self.players = 0                         # player blocks we are in (`take`/`give` need one)
         self.in_after = False                    # inside `after N rounds:` (no `it`, no `prevent`)
         self.afters = 0                          # `after` blocks we are in
-        self.chosen: list[tuple[int, str | None]] = []   # each `choose cell` block we are in: (afters, its kind)
+        self.chosen: list[tuple[int, str | None, ast.Pos]] = []   # each `choose cell` block we are in: (afters,
+        # its kind, where it is written)
+        self.it_acted: set[object] = set()       # the `it` scopes (a choose cell, a handler) a verb already acted on
         self.card_values = False                 # inside `count(played where …)`: `stage`, `price` readable
         self.res = rs.Resolution()               # what every name means (the resolver's table)
         self.types: dict[rs.Binding, str | None] = {}    # the type of each name the effect made

@@ -543,7 +543,7 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         self.needs_subject(s, "`choose cell`")
         # Reported once: the block's statements act on the chosen cell's board, so they are not named again.
         outer, self.subject = self.subject, True
-        self.chosen.append((self.afters, s.kind if s.kind in registry.KINDS else None))
+        self.chosen.append((self.afters, s.kind if s.kind in registry.KINDS else None, s.pos))
         self.block(s.body)
         self.chosen.pop()
         self.subject = outer
@@ -787,11 +787,19 @@ class ItemChecks(ExprChecks, walks=("statements", "expressions", "declarations")
         self.it_never_changes(s)
 
     def it_never_changes(self, s: ast.VerbIt) -> None:
+        """RK230, while what `it` holds is known: once a verb has acted on `it` earlier in its block (`treat it`
+        then `cure it`), its resident may be another state, and nothing is said."""
         if self.chosen and self.chosen[-1][0] == self.afters:
             kind = self.chosen[-1][1]
             states = registry.KIND_STATES[kind] if kind is not None else None
+            scope: object = ("cell", self.chosen[-1][2])
         else:
             states = _TRIGGER_STATES.get(self.handler.event if self.handler else "")
+            scope = ("handler", self.handler.pos if self.handler else None)
+        acted = scope in self.it_acted
+        self.it_acted.add(scope)
+        if acted:
+            return
         verb = registry.VERBS.get(s.verb)
         if not states or verb is None:
             return
