@@ -25,7 +25,8 @@ _VERDICT = re.compile(r"^verdict: (exact|approximate: \S.*|impossible: \S.*)$", 
 # 2375211): chance (roll) made 生死未卜 writable but only approximate, as nothing visits each
 # resident of a kind once; then the event deck (arrange N events) made 疫情预报 exact
 # (scenario 404); still impossible: playing or copying another card's effect, picking and removing
-# a card of a tableau. Each non-exact card's verdict says what is missing. A change of these figures, up or down, is a change of the measure: update them and MEASURE.md.
+# a card of a tableau. Each non-exact card's verdict says what is missing. A change of these
+# figures, up or down, is a change of the measure: update them and MEASURE.md.
 VERDICTS = {"exact": 53, "approximate": 1, "impossible": 2}
 CARDS = 56
 
