@@ -701,18 +701,11 @@ class Ops(Chance):
             empties = self.cells(dst, (B.EMPTY,))
             if not left or not empties:
                 break
-            a = self._pick_cell(asker, left, f"send which {kind} to P{dst + 1}?", f.card)
-            b = self._pick_cell(asker, empties, f"send it to which empty cell of P{dst + 1}?", f.card)
+            a, = self.pick_cells(asker, left, 1, f"send which {kind} to P{dst + 1}?", f.card)
+            b, = self.pick_cells(asker, empties, 1, f"send it to which empty cell of P{dst + 1}?", f.card)
             self.move_resident(a, b, f.card.id)
             moved += 1
         return want - moved
-
-    def _pick_cell(self, seat: int, cells: list[int], text: str, card: Card) -> int:
-        """One of these cells, asked of the seat (no question when there is only one)."""
-        if len(cells) == 1:
-            return cells[0]
-        c = self.effect_ask(seat, Ask.CELL, [CELLS[k] for k in cells], card=card, text=text)
-        return int(c.row * B.SIZE + c.col)
 
     def discard_cards(self, f: Frame, seat: int, x: int, shield: bool = True) -> int:
         """x cards of the seat's hand discarded, the seat picking which; a shield stops a loss it did not choose."""

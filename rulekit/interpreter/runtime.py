@@ -19,7 +19,7 @@ from rulekit.core import board as B
 from rulekit.core.errors import EffectError
 from rulekit.core.handlers import Frame
 from rulekit.core.program import Card
-from rulekit.core.questions import CELLS, Ask
+from rulekit.core.questions import Ask
 from rulekit.core.state import Entry, SeatState
 
 if TYPE_CHECKING:
@@ -531,10 +531,9 @@ class Runtime:
         return len(moved_to)
 
     def _pick(self, f: Frame, s: int, cells: list[int], text: str) -> int:
-        if len(cells) == 1:
-            return cells[0]
-        c = self.g.effect_ask(s, Ask.CELL, [CELLS[i] for i in cells], card=f.card, text=text)
-        return int(c.row * B.SIZE + c.col)
+        """One of these cells, asked of seat s (no question when there is only one)."""
+        picked, = self.g.pick_cells(s, cells, 1, text, f.card)
+        return picked
 
 
 class _ItAs:
