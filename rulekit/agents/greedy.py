@@ -430,36 +430,35 @@ class GreedyAgent:
             return self.pick_send(obs, q)
         return self.rng.randrange(len(q.options))
 
-    def pick_move(self, obs, q: Question) -> int:
-        """`move`: the resident whose neighbours it most endangers (or who is most endangered), then the empty
-        cell where it endangers (or is endangered by) the fewest."""
+    def pick_resident(self, obs, q: Question) -> int:
+        """Which resident `move` or a `take`/`give` of residents sends: the one whose neighbours it most endangers
+        (or who is most endangered); where it lands is asked next and read from what it was."""
         board, cells = obs.board, self.cells(obs)
+        values = []
+        for c in q.options:
+            i, around = cells[c][:2]
+            values.append(around(board).count(HEALTHY) if board[i] != HEALTHY else sum(
+                around(board).count(x) for x in HARMFUL))
+        k = self.best(values, whole=True)
+        self._moving = board[cells[q.options[k]][0]]
+        return k
+
+    def pick_move(self, obs, q: Question) -> int:
+        """`move`: the resident as pick_resident has it, then the empty cell where it endangers (or is endangered
+        by) the fewest."""
         if q.text.startswith("move which"):
-            values = []
-            for c in q.options:
-                i, around = cells[c][:2]
-                values.append(around(board).count(HEALTHY) if board[i] != HEALTHY else sum(
-                    around(board).count(x) for x in HARMFUL))
-            k = self.best(values, whole=True)
-            self._moving = board[cells[q.options[k]][0]]
-            return k
+            return self.pick_resident(obs, q)
+        board, cells = obs.board, self.cells(obs)
         harmful = self._moving != HEALTHY
         return self.best([-(around(board).count(HEALTHY) if harmful else sum(around(board).count(x) for x in HARMFUL))
                           for _, around, _, _ in map(cells.__getitem__, q.options)], whole=True)
 
     def pick_send(self, obs, q: Question) -> int:
-        """`take`/`give` of residents: the resident as `move` picks it, then the empty cell where it spares my own
-        residents (on my board) or endangers the other's (on theirs)."""
-        board, cells = obs.board, self.cells(obs)
+        """`take`/`give` of residents: the resident as pick_resident has it, then the empty cell where it spares my
+        own residents (on my board) or endangers the other's (on theirs)."""
         if q.text.startswith("send which"):
-            values = []
-            for c in q.options:
-                i, around = cells[c][:2]
-                values.append(around(board).count(HEALTHY) if board[i] != HEALTHY else sum(
-                    around(board).count(x) for x in HARMFUL))
-            k = self.best(values, whole=True)
-            self._moving = board[cells[q.options[k]][0]]
-            return k
+            return self.pick_resident(obs, q)
+        board, cells = obs.board, self.cells(obs)
         harmful = self._moving != HEALTHY
         values = []
         for c in q.options:

@@ -65,15 +65,11 @@ def _after(ch: list[Any], word: str) -> Any:
     return None
 
 
-@dataclass(slots=True)
-class _While:
-    """`while COND` after a declaration, before it is folded into the declaration."""
+class _While(Span):
+    """`while COND` after a declaration, before it is folded into the declaration: the condition's Span, told
+    apart from the declaration's own expressions by its type."""
 
-    node: ast.Expr
-    line: int
-    column: int
-    end_line: int
-    end_column: int
+    __slots__ = ()
 
 
 @dataclass(slots=True)
