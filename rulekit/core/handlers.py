@@ -385,8 +385,6 @@ class Handlers:
         self._becoming = True
         st = self.state
         false_at = self._becomes_false      # (seat, key) -> the signature at which it was last false
-        outer = self.deadline
-        rt = self.rt
         try:
             ran = True
             while ran:
@@ -407,14 +405,7 @@ class Handlers:
                                    if c else 0)
                             if false_at.get((seat, key)) == sig:
                                 continue
-                        self.deadline = min(outer, st.steps + EFFECT_STEPS)
-                        try:
-                            holds = cond(rt, seat, entry)
-                        except EFFECT_FAILURES as err:
-                            raise self.program.located(err, card, st) from None
-                        finally:
-                            self.deadline = outer
-                        if holds:
+                        if self.evaluate(cond, card, seat, entry):
                             p.once_fired.add(key)
                             self.run_handler(fn, card, seat, entry, how="once when becomes")
                             ran = True
