@@ -8,14 +8,8 @@ import pytest
 
 from rulekit import registry
 from rulekit.diagnostics.codes import R
-from rulekit.language.checker import check_effect
-from rulekit.language.parser import Origin, parse_effect_recovering
+from tests.effect_seen import seen
 
-
-def seen(src: str, kind: str = "policy") -> list[tuple[str, int, int, str, str | None]]:
-    parsed = parse_effect_recovering(src, Origin("card.yaml", 1, 1, 0))
-    _, found = check_effect(parsed, kind, None, "card.yaml")
-    return [(d.code, d.line, d.col, d.message, d.hint) for d in [*parsed.diags, *found]]
 
 
 @pytest.mark.parametrize("src", [

@@ -17,16 +17,12 @@ from rulekit.core.history import PUBLIC
 from rulekit.core.questions import KINDS, Ask, answer_problem
 from rulekit.diagnostics.codes import R
 from rulekit.engine import new_game
-from rulekit.language.checker import check_condition, check_effect
-from rulekit.language.parser import Origin, parse_effect_recovering, parse_expression
+from rulekit.language.checker import check_condition
+from rulekit.language.parser import Origin, parse_expression
+from tests.effect_seen import seen
 
 REACH = Path(__file__).resolve().parent / "fixtures" / "reach"
 
-
-def seen(src: str, kind: str = "policy") -> list[tuple[str, int, int, str, str | None]]:
-    parsed = parse_effect_recovering(src, Origin("card.yaml", 1, 1, 0))
-    _, found = check_effect(parsed, kind, None, "card.yaml")
-    return [(d.code, d.line, d.col, d.message, d.hint) for d in [*parsed.diags, *found]]
 
 
 @pytest.mark.parametrize("src", [

@@ -15,19 +15,13 @@ from rulekit.agents import estimate as E
 from rulekit.content.loader import load_content
 from rulekit.diagnostics.codes import R
 from rulekit.language import ast
-from rulekit.language.checker import check_effect
-from rulekit.language.parser import Origin, parse_effect_recovering
+from tests.effect_seen import seen
 
 SOURCES_HINT = ("write `from events`, `from combos` or `from players` (other players' cards), or several: "
                 "`from events, combos`; without `from` the shield stops all three")
 LIMIT_HINT = ("`floor TRACK N` holds one of medical, disease, policy, score, economy; to keep money, "
               "write `shield money`")
 
-
-def seen(src: str, kind: str = "policy") -> list[tuple[str, int, int, str, str | None]]:
-    parsed = parse_effect_recovering(src, Origin("card.yaml", 1, 1, 0))
-    _, found = check_effect(parsed, kind, None, "card.yaml")
-    return [(d.code, d.line, d.col, d.message, d.hint) for d in [*parsed.diags, *found]]
 
 
 @pytest.mark.parametrize("src", [

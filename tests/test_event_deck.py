@@ -19,18 +19,16 @@ from rulekit.core.handlers import Frame
 from rulekit.core.phases.events import resolve_event
 from rulekit.diagnostics.codes import R
 from rulekit.engine import new_game
-from rulekit.language.checker import check_effect
-from rulekit.language.parser import Origin, parse_effect_recovering
+from tests.effect_seen import seen as effect_seen
 
 REACH = Path(__file__).resolve().parent / "fixtures" / "reach"
 
 
 def seen(src: str, kind: str = "policy", events=("plague", "疫", "strike", "罢")) -> list[tuple]:
-    parsed = parse_effect_recovering(src, Origin("card.yaml", 1, 1, 0))
+    """What lint shows, with two events (plague 疫, strike 罢) in the content."""
     def refs(k: str, ref: str) -> bool:
         return k == "event" and ref in events
-    _, found = check_effect(parsed, kind, refs, "card.yaml", card_names={"event": ["疫", "罢"]})
-    return [(d.code, d.line, d.col, d.message, d.hint) for d in [*parsed.diags, *found]]
+    return effect_seen(src, kind, refs, card_names={"event": ["疫", "罢"]})
 
 
 @pytest.mark.parametrize("src", [

@@ -11,18 +11,11 @@ import pytest
 import yaml
 
 from rulekit.diagnostics.codes import R
-from rulekit.language.checker import check_effect
-from rulekit.language.parser import Origin, parse_effect_recovering
+from tests.effect_seen import seen
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "language.md"
 
-
-def seen(src: str, kind: str = "policy") -> list[tuple[str, int, int, str, str | None]]:
-    """What lint shows for one card's effect: (code, line, column, message, hint), parse and meaning."""
-    parsed = parse_effect_recovering(src, Origin("card.yaml", 1, 1, 0))
-    _, found = check_effect(parsed, kind, None, "card.yaml")
-    return [(d.code, d.line, d.col, d.message, d.hint) for d in [*parsed.diags, *found]]
 
 
 def only(src: str, kind: str = "policy") -> tuple[str, int, int, str, str | None]:

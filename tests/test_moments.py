@@ -13,6 +13,7 @@ from rulekit.agents import estimate as E
 from rulekit.content.loader import load_content
 from rulekit.diagnostics.codes import R
 from rulekit.lint.engine import check
+from tests.effect_seen import seen
 
 REACH = Path(__file__).parent / "fixtures" / "reach"
 
@@ -80,33 +81,24 @@ def test_a_counter_with_a_first_value_is_named_one_the_reading_cannot_value():
 
 # ---- who decides: the owner, unless `they choose:` ---------------------------------------------------------
 
-def effect_seen(src: str, kind: str = "policy") -> list[tuple[str, int, int, str, str | None]]:
-    from rulekit.language.checker import check_effect
-    from rulekit.language.parser import Origin, parse_effect_recovering
-
-    parsed = parse_effect_recovering(src, Origin("card.yaml", 1, 1, 0))
-    _, found = check_effect(parsed, kind, None, "card.yaml")
-    return [(d.code, d.line, d.col, d.message, d.hint) for d in [*parsed.diags, *found]]
-
-
 @pytest.mark.parametrize("src", [
     "on play:\n  choose other player:\n    they choose:\n      cure 1 mild\n",
     "on play:\n  each other player:\n    they choose:\n      choose n from 0 to 2\n      medical += n\n",
     "on play:\n  player with most infected:\n    they choose:\n      kill up to 1 mild\n",
 ])
 def test_they_choose_in_another_player_s_block_reads_clean(src):
-    assert effect_seen(src) == []
+    assert seen(src) == []
 
 
 def test_they_choose_outside_a_player_block_changes_nothing():
-    assert effect_seen("on play:\n  they choose:\n    cure 1 mild\n") == [(
+    assert seen("on play:\n  they choose:\n    cure 1 mild\n") == [(
         R.THEY_CHOOSE, 2, 3, "`they choose:` changes nothing here: outside a player block the subject is the "
         "card's owner, who makes the choices anyway",
         "put it inside `choose other player:`, `each other player:` or `player with …:`")]
 
 
 def test_they_choose_in_an_event_changes_nothing():
-    (code, line, col, message, hint), = effect_seen(
+    (code, line, col, message, hint), = seen(
         "on resolve:\n  each player:\n    they choose:\n      cure 1 mild\n", kind="event")
     assert (code, line, col) == (R.THEY_CHOOSE, 3, 5)
     assert message == ("`they choose:` changes nothing in an event: an event has no owner, so each player already "
@@ -115,14 +107,14 @@ def test_they_choose_in_an_event_changes_nothing():
 
 
 def test_a_misspelt_they_is_named_by_the_parser():
-    (code, line, col, message, _), *_ = effect_seen("on play:\n  choose other player:\n    thy choose:\n      cure 1 mild\n")
+    (code, line, col, message, _), *_ = seen("on play:\n  choose other player:\n    thy choose:\n      cure 1 mild\n")
     assert (code, line, col, message) == (R.EFFECT_SYNTAX, 3, 5, "unknown word 'thy' — did you mean 'they'?")
 
 
 # ---- a draft: `draft N from stage K` -----------------------------------------------------------------------
 
 def test_draft_in_a_player_block_is_a_draft_for_each_player():
-    (code, line, col, message, hint), = effect_seen("on play:\n  each player:\n    draft 2 from stage 1\n")
+    (code, line, col, message, hint), = seen("on play:\n  each player:\n    draft 2 from stage 1\n")
     assert (code, line, col) == (R.DRAFT_IN_PLAYER_BLOCK, 3, 5)
     assert message == ("`draft` inside a player block lays out cards once for each player the block visits, and "
                        "each time every player takes one")
@@ -131,11 +123,11 @@ def test_draft_in_a_player_block_is_a_draft_for_each_player():
 
 @pytest.mark.parametrize("src", ["on play:\n  draft 3 from stage 2\n", "on resolve:\n  draft players from stage 1\n"])
 def test_draft_reads_clean(src):
-    assert effect_seen(src, "event" if "resolve" in src else "policy") == []
+    assert seen(src, "event" if "resolve" in src else "policy") == []
 
 
 def test_a_draft_from_no_stage_is_refused():
-    (code, line, _, message, _), = effect_seen("on play:\n  draft 3 from stage 4\n")
+    (code, line, _, message, _), = seen("on play:\n  draft 3 from stage 4\n")
     assert (code, line) == (R.NO_SUCH_STAGE, 2) and "draft … from stage 4" in message, message
 
 
@@ -218,11 +210,11 @@ def test_a_draft_is_valued_as_one_card_of_its_stage():
     "once when becomes money >= 10:\n  economy += 2\nonce when becomes round > 5:\n  score += 1\n",
 ])
 def test_once_when_becomes_reads_clean(src):
-    assert effect_seen(src) == []
+    assert seen(src) == []
 
 
 def test_when_becomes_without_once_is_refused():
-    (code, line, col, message, hint), = effect_seen("when becomes healthy == 0:\n  score += 3\n")
+    (code, line, col, message, hint), = seen("when becomes healthy == 0:\n  score += 3\n")
     assert (code, line, col) == (R.BECOMES_NEEDS_ONCE, 1, 1)
     assert message == ("`when becomes` needs `once`: the block runs the first time the condition holds, and never "
                        "again")
@@ -230,32 +222,32 @@ def test_when_becomes_without_once_is_refused():
 
 
 def test_a_becomes_condition_that_reads_nothing_never_changes():
-    (code, line, col, message, _), = effect_seen("once when becomes 1 > 0:\n  score += 3\n")
+    (code, line, col, message, _), = seen("once when becomes 1 > 0:\n  score += 3\n")
     assert (code, line, col) == (R.BECOMES_NEVER_CHANGES, 1, 19)
     assert message == ("this condition reads nothing of the game, so it never changes: the block runs as soon as "
                        "the card is in play, or never")
 
 
 def test_a_becomes_condition_must_be_true_or_false_and_cannot_read_it():
-    found = effect_seen("once when becomes money:\n  score += 3\nonce when becomes it == 1:\n  score += 1\n")
+    found = seen("once when becomes money:\n  score += 3\nonce when becomes it == 1:\n  score += 1\n")
     assert [(c, row, col) for c, row, col, _, _ in found] == [(R.NEEDS_CONDITION, 1, 19), (R.IT_WITHOUT_TRIGGER, 3, 19)]
     assert found[0][3] == "`once when becomes` needs a true/false condition, but this is a number"
 
 
 def test_a_misspelt_name_in_a_becomes_condition_gets_its_did_you_mean():
-    (code, line, col, message, _), = effect_seen("once when becomes infectd == 0:\n  score += 3\n")
+    (code, line, col, message, _), = seen("once when becomes infectd == 0:\n  score += 3\n")
     assert (code, line, col) == (R.UNKNOWN_NAME, 1, 19)
     assert message.startswith("unknown name 'infectd' — did you mean 'infected'")
 
 
 def test_an_event_cannot_have_once_when_becomes():
-    (code, line, _, message, _), *_ = effect_seen("once when becomes money > 3:\n  score += 1\n", kind="event")
+    (code, line, _, message, _), *_ = seen("once when becomes money > 3:\n  score += 1\n", kind="event")
     assert (code, line) == (R.HANDLER_NOT_FOR_KIND, 1)
     assert message.startswith("an event cannot have `once when becomes`")
 
 
 def test_a_condition_where_a_trigger_goes_is_pointed_at_once_when_becomes():
-    (_, _, _, _, hint), = effect_seen("once when money > 5:\n  policy += 1\n")
+    (_, _, _, _, hint), = seen("once when money > 5:\n  policy += 1\n")
     assert hint is not None and hint.startswith("for the first time it holds, write `once when becomes money > 5:`")
 
 
